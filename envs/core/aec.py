@@ -1,0 +1,321 @@
+"""The PettingZoo AEC adapter shared by every meadowzoo game.
+
+A game module supplies a :class:`~envs.core.game.Game` (the rules) and subclasses
+:class:`MeadowEnv` with three things: how to build a game from the env's options
+(:meth:`MeadowEnv._new_game`), how to encode an observation from one seat
+(:meth:`MeadowEnv._encode`), and how to render. Everything else lives here once:
+
+* agents ``player_0 … player_{n-1}``, ``agent_selection`` = the game's pending decision;
+* observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
+  zero for every agent but the one to move;
+* rewards only at the end, by final rank (:mod:`envs.core.rewards`); a ``max_turns`` truncation
+  ends the game with reward 0 for everybody;
+* an illegal or malformed action raises ``ValueError`` naming the action and the legal ones, and
+  leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
+* ``snapshot()`` / ``restore()`` (validated JSON) and ``clone()``;
+* ``action_to_string`` / ``string_to_action``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.game import Game
+from envs.core.rewards import rank_rewards
+
+SNAPSHOT_VERSION = 1
+
+
+class MeadowEnv(AECEnv, EzPickle):
+    """Base raw env. Subclasses set ``metadata`` and implement the abstract hooks below."""
+
+    metadata: dict[str, Any] = {
+        "name": "meadowzoo_base",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    #: default truncation limit in player turns; subclasses override per game
+    default_max_turns = 1000
+
+    def __init__(self, render_mode: str | None = None, max_turns: int | None = None, **options: Any):
+        EzPickle.__init__(self, render_mode=render_mode, max_turns=max_turns, **options)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} not supported; choose from {self.metadata['render_modes']}"
+            )
+        self.render_mode = render_mode
+        self.max_turns = self.default_max_turns if max_turns is None else int(max_turns)
+        if self.max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.options = self._check_options(dict(options))
+        probe = self._new_game(np.random.default_rng(0))
+        self.num_actions = probe.num_actions
+        self.possible_agents = [f"player_{i}" for i in range(probe.num_agents)]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        size = self._observation_size(probe)
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self.game: Game = probe
+        self._seed_rng = np.random.default_rng()
+        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.last_action: tuple[str, int] | None = None
+        self._needs_reset = True
+
+    # ---- hooks for subclasses -------------------------------------------------------------------
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Validate game options; raise ``ValueError`` for impossible configurations."""
+        return options
+
+    def _new_game(self, rng: np.random.Generator) -> Game:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _game_from_dict(self, data: dict) -> Game:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _observation_size(self, game: Game) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _encode(self, game: Game, seat: int) -> np.ndarray:  # pragma: no cover - abstract
+        """Observation vector of ``seat`` (float32, shape ``(_observation_size,)``)."""
+        raise NotImplementedError
+
+    def _render_ansi(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _render_rgb(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ---- spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # ---- the AEC cycle --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_rng = np.random.default_rng(self._seed_rng.integers(2**63))
+        self._start(self._new_game(game_rng))
+        if self.render_mode == "human":
+            self.render()
+
+    def _start(self, game: Game) -> None:
+        """Install ``game`` and the bookkeeping of a game in progress."""
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.last_action = None
+        self._needs_reset = False
+        self._refresh()
+        self._settle()
+
+    def _refresh(self) -> None:
+        """Forget the cached legal actions and observations of the previous state."""
+        self._legal: list[int] | None = None
+        self._obs_cache: dict[int, dict] = {}
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of ``agent_selection`` (empty once the game is over)."""
+        if self._legal is None:
+            self._legal = self.game.legal_actions() if not self.game.is_over else []
+        return self._legal
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
+        agent = self.agent_selection if agent is None else agent
+        if self._agent_index[agent] != self.game.current_agent or self.game.is_over:
+            return self._zero_mask.copy()
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict:
+        seat = self._agent_index[agent]
+        cached = self._obs_cache.get(seat)
+        if cached is None:
+            cached = {"observation": self._encode(self.game, seat), "action_mask": self.action_mask(agent)}
+            self._obs_cache[seat] = cached
+        return {"observation": cached["observation"].copy(), "action_mask": cached["action_mask"].copy()}
+
+    def step(self, action: Any) -> None:
+        if self._needs_reset:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.legal_actions()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
+        action = int(action)
+        if action not in legal:
+            raise ValueError(self._illegal_message(agent, action, legal))
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(action)
+        self.last_action = (agent, action)
+        self._refresh()
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """After a change of state: whose turn, and whether the game ended or is truncated."""
+        game = self.game
+        if game.is_over:
+            rewards = rank_rewards(game.places(), game.teams())
+            for agent, reward in zip(self.possible_agents, rewards):
+                self.rewards[agent] = reward
+                self._cumulative_rewards[agent] += reward
+                self.terminations[agent] = True
+            self.agent_selection = self.possible_agents[0]
+        elif game.turn >= self.max_turns:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[game.current_agent]
+        else:
+            self.agent_selection = self.possible_agents[game.current_agent]
+
+    def _illegal_message(self, agent: str, action: int, legal: list[int]) -> str:
+        if 0 <= action < self.num_actions:
+            what = f"illegal action {action} ({self.game.action_to_string(action)})"
+        else:
+            what = f"action {action} out of range 0..{self.num_actions - 1}"
+        named = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal)
+        return f"{what} for {agent}; legal actions: [{named}]"
+
+    # ---- text -----------------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        if not 0 <= int(action) < self.num_actions:
+            raise ValueError(f"action {action} out of range 0..{self.num_actions - 1}")
+        return self.game.action_to_string(int(action))
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.string_to_action(text)
+
+    # ---- snapshots and copies -------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """JSON-serialisable state of the env: game, bookkeeping and options.
+
+        Fields: ``format`` (``"meadowzoo"``), ``version``, ``env`` (the env name), ``options``
+        (the constructor options), ``max_turns``, ``game`` (the rules state, see the game's
+        ``to_dict``), ``agents`` (agents still in the episode), ``cumulative_rewards``,
+        ``last_action`` (``[agent, action]`` or ``null``).
+        """
+        if self._needs_reset:
+            raise RuntimeError("call reset() before snapshot()")
+        return {
+            "format": "meadowzoo",
+            "version": SNAPSHOT_VERSION,
+            "env": self.metadata["name"],
+            "options": copy.deepcopy(self.options),
+            "max_turns": self.max_turns,
+            "game": self.game.to_dict(),
+            "agents": list(self.agents),
+            "cumulative_rewards": {a: float(r) for a, r in self._cumulative_rewards.items()},
+            "last_action": list(self.last_action) if self.last_action else None,
+        }
+
+    def restore(self, snapshot: dict) -> None:
+        """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
+        if not isinstance(snapshot, dict):
+            raise ValueError("snapshot must be a dict")
+        for field, expected in (("format", "meadowzoo"), ("version", SNAPSHOT_VERSION), ("env", self.metadata["name"])):
+            if snapshot.get(field) != expected:
+                raise ValueError(f"snapshot field {field!r} must be {expected!r}, got {snapshot.get(field)!r}")
+        if snapshot.get("options") != self.options:
+            raise ValueError(f"snapshot field 'options' {snapshot.get('options')!r} does not match this env's {self.options!r}")
+        max_turns = snapshot.get("max_turns")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"snapshot field 'max_turns' must be a positive integer, got {max_turns!r}")
+        game = self._game_from_dict(snapshot.get("game"))
+        if game.num_agents != len(self.possible_agents) or game.num_actions != self.num_actions:
+            raise ValueError("snapshot field 'game' does not fit this env's configuration")
+        agents = snapshot.get("agents")
+        if not isinstance(agents, list) or any(a not in self._agent_index for a in agents):
+            raise ValueError(f"snapshot field 'agents' must list agents of this env, got {agents!r}")
+        rewards = snapshot.get("cumulative_rewards")
+        if not isinstance(rewards, dict) or set(rewards) != set(agents) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in rewards.values()
+        ):
+            raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a number")
+        last = snapshot.get("last_action")
+        if last is not None and not (
+            isinstance(last, list) and len(last) == 2 and last[0] in self._agent_index
+            and isinstance(last[1], int) and 0 <= last[1] < self.num_actions
+        ):
+            raise ValueError(f"snapshot field 'last_action' must be null or [agent, action], got {last!r}")
+        # validated: now install (nothing above touched self)
+        self.max_turns = max_turns
+        self._start(game)
+        self.agents = [a for a in self.possible_agents if a in agents]
+        for name in ("rewards", "terminations", "truncations", "infos"):
+            table = getattr(self, name)
+            for agent in list(table):
+                if agent not in self.agents:
+                    del table[agent]
+        self._cumulative_rewards = {a: float(rewards[a]) for a in self.agents}
+        if self.agents and self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+        self.last_action = (last[0], last[1]) if last else None
+
+    def clone(self) -> "MeadowEnv":
+        """An independent raw env in the same state (render mode and options kept)."""
+        twin = copy.copy(self)
+        twin.game = self.game.clone()
+        twin.agents = list(self.agents)
+        twin.rewards = dict(self.rewards)
+        twin._cumulative_rewards = dict(self._cumulative_rewards)
+        twin.terminations = dict(self.terminations)
+        twin.truncations = dict(self.truncations)
+        twin.infos = {a: dict(i) for a, i in self.infos.items()}
+        twin._seed_rng = copy.deepcopy(self._seed_rng)
+        twin._refresh()
+        return twin
+
+    # ---- rendering ------------------------------------------------------------------------------
+    def render(self) -> Any:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self._needs_reset:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self._render_ansi()
+        if self.render_mode == "rgb_array":
+            return self._render_rgb()
+        print(self._render_ansi())  # "human": the text board on the terminal
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: MeadowEnv) -> AECEnv:
+    """PettingZoo's standard wrappers, as in the classic environments."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

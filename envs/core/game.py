@@ -1,0 +1,127 @@
+"""The forward-model contract every meadowzoo game implements.
+
+A *game* is the pure rules engine of one board game: a state, the legal actions of the player whose
+decision is pending, ``apply`` and the final outcome. It knows nothing about PettingZoo, observation
+tensors or rendering; the AEC adapter (:mod:`envs.core.aec`) wraps it.
+
+Conventions shared by all games:
+
+* Players are numbered ``0 .. num_agents-1`` in seat order, which is turn order.
+* ``current_agent`` is the player whose decision is pending (``-1`` once the game is over).
+  Everything that needs no decision (forced moves, payouts, automatic bookkeeping) is resolved
+  inside ``apply`` so that the game always rests at a decision or at the end.
+* Chance (dice, shuffles) is drawn only from the game's own ``numpy.random.Generator``; its state
+  is part of the snapshot, so ``from_dict(to_dict())`` continues identically.
+* ``places()`` gives every player's final place, 0 = first; equal numbers are shared places.
+  ``teams()`` says which players share a result.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range or not legal in the current state."""
+
+
+class Game(ABC):
+    """Abstract forward model. Subclasses hold their state in plain Python containers."""
+
+    #: short registry name, e.g. ``"hase_und_igel"``
+    name: str = ""
+    #: number of players (AEC agents)
+    num_agents: int
+    #: size of the ``Discrete`` action space
+    num_actions: int
+
+    # ---- the decision -------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_agent(self) -> int:
+        """Player whose decision is pending, ``-1`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended by its rules."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int:
+        """Number of player turns begun so far (used for ``max_turns`` truncation)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action indices of ``current_agent`` (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Carry out ``action`` for ``current_agent``; raises :class:`IllegalActionError`."""
+
+    # ---- outcome ------------------------------------------------------------------------------
+    @abstractmethod
+    def places(self) -> list[int]:
+        """Final place of each player (0 = first; equal values share a place)."""
+
+    def teams(self) -> list[int]:
+        """Team id of each player; by default every player is its own team."""
+        return list(range(self.num_agents))
+
+    # ---- text ---------------------------------------------------------------------------------
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A readable, typeable name of an action index (valid for every index)."""
+
+    def string_to_action(self, text: str) -> int:
+        """Inverse of :meth:`action_to_string`; also accepts a decimal index."""
+        key = " ".join(str(text).strip().lower().split())
+        table = self._string_table()
+        if key in table:
+            return table[key]
+        if key.lstrip("-").isdigit():
+            index = int(key)
+            if 0 <= index < self.num_actions:
+                return index
+        raise ValueError(f"unknown action {text!r} for {self.name}")
+
+    def _string_table(self) -> dict[str, int]:
+        cache = type(self).__dict__.get("_string_cache")
+        key = self.num_actions, self._string_table_key()
+        if cache is None:
+            cache = {}
+            setattr(type(self), "_string_cache", cache)
+        if key not in cache:
+            cache[key] = {
+                " ".join(self.action_to_string(a).lower().split()): a for a in range(self.num_actions)
+            }
+        return cache[key]
+
+    def _string_table_key(self) -> Any:
+        """What, besides ``num_actions``, changes action names (e.g. the variant)."""
+        return None
+
+    # ---- copying and snapshots ----------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> "Game":
+        """An independent copy (its generator too)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict:
+        """A JSON-serialisable snapshot of the whole state, generator included."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Rebuild a game from :meth:`to_dict`; raises ``ValueError`` naming a bad field."""
+
+    def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
+        """Redraw everything ``observer`` cannot know, consistently with what it has seen.
+
+        Used by search players (determinization). Games without hidden information keep the
+        default, which only reseeds future chance so a search never peeks at the real dice.
+        """
+        self.rng = np.random.default_rng(rng.integers(2**63))
