@@ -32,6 +32,8 @@ from envs.core.game import Game
 from envs.core.rewards import rank_rewards
 
 SNAPSHOT_VERSION = 1
+INT8 = np.dtype(np.int8)
+FLOAT32 = np.dtype(np.float32)
 
 
 class MeadowEnv(AECEnv, EzPickle):
@@ -76,7 +78,6 @@ class MeadowEnv(AECEnv, EzPickle):
         self._action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
         self.game: Game = probe
         self._seed_rng = np.random.default_rng()
-        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self.last_action: tuple[str, int] | None = None
         self._needs_reset = True
 
@@ -137,7 +138,6 @@ class MeadowEnv(AECEnv, EzPickle):
     def _refresh(self) -> None:
         """Forget the cached legal actions and observations of the previous state."""
         self._legal: list[int] | None = None
-        self._obs_cache: dict[int, dict] = {}
 
     def legal_actions(self) -> list[int]:
         """Legal actions of ``agent_selection`` (empty once the game is over)."""
@@ -148,19 +148,15 @@ class MeadowEnv(AECEnv, EzPickle):
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
         agent = self.agent_selection if agent is None else agent
-        if self._agent_index[agent] != self.game.current_agent or self.game.is_over:
-            return self._zero_mask.copy()
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[self.legal_actions()] = 1
-        return mask
+        mask = bytearray(self.num_actions)  # cheaper to fill than a numpy array
+        if self._agent_index[agent] == self.game.current_agent and not self.truncations.get(agent):
+            for action in self.legal_actions():
+                mask[action] = 1
+        return np.frombuffer(mask, INT8)
 
     def observe(self, agent: str) -> dict:
-        seat = self._agent_index[agent]
-        cached = self._obs_cache.get(seat)
-        if cached is None:
-            cached = {"observation": self._encode(self.game, seat), "action_mask": self.action_mask(agent)}
-            self._obs_cache[seat] = cached
-        return {"observation": cached["observation"].copy(), "action_mask": cached["action_mask"].copy()}
+        """Observation of ``agent``: a fresh dict of fresh arrays (callers may modify them)."""
+        return {"observation": self._encode(self.game, self._agent_index[agent]), "action_mask": self.action_mask(agent)}
 
     def step(self, action: Any) -> None:
         if self._needs_reset:
@@ -284,7 +280,8 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def clone(self) -> "MeadowEnv":
         """An independent raw env in the same state (render mode and options kept)."""
-        twin = copy.copy(self)
+        twin = object.__new__(type(self))  # not copy.copy: EzPickle would rebuild a fresh env
+        twin.__dict__.update(self.__dict__)
         twin.game = self.game.clone()
         twin.agents = list(self.agents)
         twin.rewards = dict(self.rewards)
@@ -295,6 +292,18 @@ class MeadowEnv(AECEnv, EzPickle):
         twin._seed_rng = copy.deepcopy(self._seed_rng)
         twin._refresh()
         return twin
+
+    # ---- pickling: keep the game, not only the constructor arguments ------------------------------
+    def __getstate__(self) -> dict:
+        state = EzPickle.__getstate__(self)
+        state["meadowzoo_snapshot"] = None if self._needs_reset else self.snapshot()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        snapshot = state.pop("meadowzoo_snapshot", None)
+        EzPickle.__setstate__(self, state)
+        if snapshot is not None:
+            self.restore(snapshot)
 
     # ---- rendering ------------------------------------------------------------------------------
     def render(self) -> Any:
@@ -314,8 +323,46 @@ class MeadowEnv(AECEnv, EzPickle):
         pass
 
 
+# ---- wrapped env ---------------------------------------------------------------------------------
+# PettingZoo's wrappers reach every attribute of the raw env through a chain of ``__getattr__``
+# calls, one per wrapper layer; an AEC step reads a dozen such attributes, which costs more than our
+# whole game step. These subclasses keep the wrappers' behaviour exactly and only forward the hot
+# bookkeeping attributes straight to the raw env.
+_HOT_ATTRIBUTES = ("agents", "agent_selection", "terminations", "truncations", "rewards", "infos",
+                   "_cumulative_rewards")
+
+
+def _forward(name: str, needs_reset: bool) -> property:
+    def get(self):
+        if needs_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    def set_(self, value):
+        setattr(self._raw, name, value)
+
+    return property(get, set_)
+
+
+def _fast(wrapper: type, needs_reset: bool = False) -> type:
+    namespace = {name: _forward(name, needs_reset and not name.startswith("_")) for name in _HOT_ATTRIBUTES}
+
+    def __init__(self, env, *args, **kwargs):
+        object.__setattr__(self, "_raw", env.unwrapped)
+        wrapper.__init__(self, env, *args, **kwargs)
+
+    namespace["__init__"] = __init__
+    return type(wrapper.__name__, (wrapper,), namespace)
+
+
+TerminateIllegalWrapper = _fast(wrappers.TerminateIllegalWrapper)
+AssertOutOfBoundsWrapper = _fast(wrappers.AssertOutOfBoundsWrapper)
+OrderEnforcingWrapper = _fast(wrappers.OrderEnforcingWrapper, needs_reset=True)
+
+
 def wrap(raw: MeadowEnv) -> AECEnv:
-    """PettingZoo's standard wrappers, as in the classic environments."""
-    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    """PettingZoo's standard wrappers, as in the classic environments: an illegal move ends the
+    game with −1 for the mover, actions are checked against the space, call order is enforced."""
+    env = TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = AssertOutOfBoundsWrapper(env)
+    return OrderEnforcingWrapper(env)

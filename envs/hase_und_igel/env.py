@@ -1,0 +1,280 @@
+# noqa: D212, D415
+"""
+# Hase und Igel
+
+| Import             | `from envs import hase_und_igel_v0`                                 |
+|--------------------|---------------------------------------------------------------------|
+| Registry id        | `pettingzoo.make("aec", "meadowzoo/hase_und_igel-v0")` (after `import envs`) |
+| Actions            | Discrete                                                            |
+| Parallel API       | No                                                                  |
+| Manual control     | Yes (`python -m training.play --game hase_und_igel --agents human,…`) |
+| Agents             | `agents = ['player_0', …, 'player_{n-1}']`, n = 2…6                 |
+| Action shape       | (1,)                                                                |
+| Action values      | Discrete(70); Discrete(139) with two runners per player             |
+| Observation shape  | dict: `observation` float32 (see below), `action_mask` int8         |
+
+Hase und Igel (Ravensburger 1978, David Parlett) is a race without dice: a forward move of n squares
+costs n(n+1)/2 carrots; carrots come back from hedgehog squares, carrot squares, number and flag
+squares and lettuce squares; a runner may only finish with all lettuces eaten and few carrots left.
+Rules: `shared/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model is
+`envs/hase_und_igel/rules.py`.
+
+## Options (`env(**kwargs)` / `raw_env(**kwargs)`)
+| option | default | meaning |
+|---|---|---|
+| `num_players` | 4 | 2–6 players |
+| `two_runners` | True | with 2 players: each player has two runners sharing 98 carrots and 5 lettuces (HUI-5/30); False = the 1-runner duel (68 carrots, 3 lettuces) |
+| `teams` | None | `"2x2"` (4 players), `"3x2"` or `"2x3"` (6 players): seats alternate teams (HUI-29) |
+| `chain_hare_cards` | False | arriving on a hare square through a card draws another card (HUI-13 DECISION) |
+| `reshuffle_deck` | False | drawn hare cards are discarded and reshuffled when the deck is empty (HUI-2 option) |
+| `start_player` | None | seat that moves first; None = drawn by lot from the seed (HUI-6) |
+| `max_turns` | 1500 | truncation after this many player turns (HUI-20) |
+| `render_mode` | None | `"ansi"`, `"rgb_array"` or `"human"` (prints the text board) |
+
+## Agents, turns and decisions
+Seat order is turn order. Everything without a choice happens automatically (payouts, eating a
+lettuce, missing a turn, a stuck runner returning to Start, the final-stretch move back, card effects
+without a choice), so `agent_selection` is always a player with a real decision. A turn can hold two
+decisions of the same agent: after a hare card "forward/back to carrot square" or "take or give 10"
+(take/give/pass), or "move again" (another move or pass). The observation says which is pending.
+
+## Action space
+With one runner per player (`Discrete(70)`):
+
+| index | string | meaning |
+|---|---|---|
+| t − 1, t = 1…63 | `move to t` | forward move to square t, paying (t − pos)(t − pos + 1)/2 carrots |
+| 63 | `move to goal` | forward move onto the Goal (HUI-18 conditions) |
+| 64 | `hedgehog back` | back to the nearest hedgehog square behind, +10 carrots per square |
+| 65 | `stay, take 10` | stay on the carrot square and take 10 carrots |
+| 66 | `stay, give 10` | stay on the carrot square and give 10 carrots |
+| 67 | `card: take 10` | after a carrot/take-or-give card: take 10 |
+| 68 | `card: give 10` | … give 10 |
+| 69 | `card: pass` | … neither; or decline the "move again" extra move |
+
+With two runners (`Discrete(139)`): indices 0–66 are runner A's moves (strings prefixed `A: `),
+67–133 runner B's (`B: `, index − 67 as above), 134/135 `A: give up` / `B: give up` (only when
+neither runner can act: that runner goes back to Start, or makes its final-stretch move back),
+136–138 the three card choices.
+
+## Action mask
+`action_mask[i] = 1` iff action i is legal for the agent to move; all zeros for the others. Rules:
+forward targets must be free, not a hedgehog, a lettuce square only with a lettuce left, affordable,
+the Goal only with no lettuce and at most 10 × finishing place carrots after paying (the first runner
+of a two-runner player: any carrots); hedgehog back only if the nearest hedgehog behind is free;
+staying only on a carrot square, giving only with ≥ 10 carrots.
+
+## Observation space
+`observation` is a float32 vector from the observing player's seat: its own runners and holdings
+first, then the other players in turn order. With n players and R runners (R = n, or 4 with two
+runners):
+
+| slice | size | content |
+|---|---|---|
+| runner blocks | 70 × R | per runner: position one-hot over 0…64 (0 = Start, 64 = Goal) [65]; eats at its next turn; misses its next turn; number/flag check pending; race position / R; finishing place / R (0 while racing) |
+| player blocks | 4 × n | per player: carrots / 100; lettuces / starting lettuces; on the observer's team (the observer itself: 1); to move now |
+| hare deck | 12 × 10 | the next 12 draws from the top: one-hot card kind (9 kinds in `data.CARD_KINDS` order) if every player has seen that card go to the bottom, index 9 = unknown; all zero = no card (reshuffle variant) |
+| unseen cards | 9 | count of each kind among the cards whose order is unknown / 2 |
+| last card | 9 | one-hot kind of the most recently drawn card (zeros before the first draw) |
+| decision | 4 | one-hot: move, card carrots (take/give/pass), extra move, stuck (two runners) |
+| card runner | runners per player | one-hot slot of the runner a card decision is about |
+| progress | 1 | turns played / max_turns |
+
+Everything shown is public (HUI observation principle); the unseen deck order never is.
+
+## Rewards
+At the end, by final rank: first +1, last −1, linear in between, ties share. 3–6 players: ranking is
+the finishing order, the last runner on the track last. Two players: first player with both runners
+home (duel: the first runner home) +1, the other −1. Teams: the team with all runners home first
++1; the other teams share the remaining places. A `max_turns` truncation gives 0 to everybody.
+Intermediate rewards are 0.
+
+## Version history
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.aec import FLOAT32, MeadowEnv
+from envs.hase_und_igel import data, render
+from envs.hase_und_igel.rules import HaseUndIgel, check_config
+
+GOAL = data.GOAL
+RUNNER_FEATURES = 70
+PLAYER_FEATURES = 4
+DECK_SLOTS = 12
+CARD_FEATURES = len(data.CARD_KINDS) + 1  # kinds + unknown
+NUM_KINDS = len(data.CARD_KINDS)
+NUM_DECISIONS = 4
+
+
+class HaseUndIgelEnv(MeadowEnv):
+    """Raw AEC env of Hase und Igel; see the module docstring for spaces and options."""
+
+    metadata = {
+        "name": "hase_und_igel_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    default_max_turns = 1500
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        two_runners: bool = True,
+        teams: str | None = None,
+        chain_hare_cards: bool = False,
+        reshuffle_deck: bool = False,
+        start_player: int | None = None,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+    ) -> None:
+        super().__init__(
+            render_mode=render_mode,
+            max_turns=max_turns,
+            num_players=num_players,
+            two_runners=two_runners,
+            teams=teams,
+            chain_hare_cards=chain_hare_cards,
+            reshuffle_deck=reshuffle_deck,
+            start_player=start_player,
+        )
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        check_config(options["num_players"], options["two_runners"], options["teams"], options["start_player"])
+        for flag in ("chain_hare_cards", "reshuffle_deck"):
+            if not isinstance(options[flag], bool):
+                raise ValueError(f"{flag} must be a bool, got {options[flag]!r}")
+        return options
+
+    def _new_game(self, rng: np.random.Generator) -> HaseUndIgel:
+        return HaseUndIgel(rng=rng, **self.options)
+
+    def _game_from_dict(self, data_: Any) -> HaseUndIgel:
+        return HaseUndIgel.from_dict(data_)
+
+    # ---- observation ----------------------------------------------------------------------------
+    def _observation_size(self, game: HaseUndIgel) -> int:
+        self._layout(game)
+        return self._size
+
+    def _layout(self, game: HaseUndIgel) -> None:
+        """Offsets of the observation slices (fixed per configuration)."""
+        n, r, rpp = game.num_agents, game.num_runners, game.rpp
+        self._player_base = RUNNER_FEATURES * r
+        self._deck_base = self._player_base + PLAYER_FEATURES * n
+        self._unseen_base = self._deck_base + DECK_SLOTS * CARD_FEATURES
+        self._last_card_base = self._unseen_base + NUM_KINDS
+        self._decision_base = self._last_card_base + NUM_KINDS
+        self._card_runner_base = self._decision_base + NUM_DECISIONS
+        self._progress = self._card_runner_base + rpp
+        self._size = self._progress + 1
+        self._deck_cache: dict[tuple, bytes] = {}
+        self._runner_cache: dict[tuple, bytes] = {}
+        self._player_cache: dict[tuple, bytes] = {}
+        self._decision_cache: dict[tuple, bytes] = {}
+        self._num_runners = r
+        self._start_lettuces = game.start_lettuces
+        # seat order seen from each observer, and the runners in that order
+        self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
+
+    def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
+        # The vector is the concatenation of small blocks (one per runner, one per player, the
+        # deck, the decision). Each block's bytes are memoised by its few inputs, so an
+        # observation costs a handful of dictionary look-ups and one join.
+        pieces = []
+        positions, places, finished = game.pos, game.place, game.finished
+        # race positions (HUI-15): rank among track runners by square, after the finished ones
+        track = sorted([p for p in positions if 0 < p < GOAL], reverse=True)
+        start_rank = finished + len(track) + 1
+        eat, miss, payout = game.eat, game.miss, game.payout
+        cache = self._runner_cache
+        for runner in self._runner_order[seat]:
+            square = positions[runner]
+            place = places[runner]
+            race = place or ((finished + 1 + track.index(square)) if square else start_rank)
+            key = (square, eat[runner], miss[runner], payout[runner], place, race)
+            block = cache.get(key)
+            if block is None:
+                block = cache[key] = self._runner_block(*key)
+            pieces.append(block)
+        team = game.team_of[seat]
+        current = game.current_agent
+        cache = self._player_cache
+        for player in self._seat_order[seat]:
+            key = (game.carrots[player], game.lettuces[player], game.team_of[player] == team, player == current)
+            block = cache.get(key)
+            if block is None:
+                block = cache[key] = self._player_block(*key)
+            pieces.append(block)
+        pieces.append(self._deck_block(game))
+        cache = self._decision_cache
+        key = (-1 if game.over else game.phase, game.card_runner % game.rpp if game.card_runner >= 0 else -1, game.turns)
+        block = cache.get(key)
+        if block is None:
+            block = cache[key] = self._decision_block(*key)
+        pieces.append(block)
+        if len(self._player_cache) > 100_000:  # carrots are unbounded: keep the memo bounded
+            self._player_cache.clear()
+        return np.frombuffer(bytearray(b"".join(pieces)), FLOAT32)
+
+    def _runner_block(self, square: int, eat: bool, miss: bool, payout: bool, place: int, race: int) -> bytes:
+        block = np.zeros(RUNNER_FEATURES, dtype=np.float32)
+        block[square] = 1.0
+        block[65:68] = (eat, miss, payout)
+        block[68] = race / self._num_runners
+        block[69] = place / self._num_runners
+        return block.tobytes()
+
+    def _player_block(self, carrots: int, lettuces: int, same_team: bool, to_move: bool) -> bytes:
+        return np.array(
+            [carrots * 0.01, lettuces / self._start_lettuces, same_team, to_move], dtype=np.float32
+        ).tobytes()
+
+    def _decision_block(self, phase: int, card_slot: int, turns: int) -> bytes:
+        block = np.zeros(self._size - self._decision_base, dtype=np.float32)
+        if phase >= 0:
+            block[phase] = 1.0
+        if card_slot >= 0:
+            block[NUM_DECISIONS + card_slot] = 1.0
+        block[-1] = min(1.0, turns / self.max_turns)
+        return block.tobytes()
+
+    def _deck_block(self, game: HaseUndIgel) -> bytes:
+        """Next draws, unseen counts and last card; memoised on the deck state."""
+        key = (tuple(game.deck), game.known_from, game.last_card)
+        block = self._deck_cache.get(key)
+        if block is None:
+            features = np.zeros(self._decision_base - self._deck_base, dtype=np.float32)
+            deck, known_from = game.deck, game.known_from
+            for slot in range(min(DECK_SLOTS, len(deck))):
+                kind = deck[slot] if slot >= known_from else NUM_KINDS  # NUM_KINDS = "unknown"
+                features[slot * CARD_FEATURES + kind] = 1.0
+            unseen = self._unseen_base - self._deck_base
+            for card in deck[:known_from]:
+                features[unseen + card] += 0.5
+            if game.last_card >= 0:
+                features[self._last_card_base - self._deck_base + game.last_card] = 1.0
+            if len(self._deck_cache) > 4096:
+                self._deck_cache.clear()
+            block = self._deck_cache[key] = features.tobytes()
+        return block
+
+    # ---- rendering ------------------------------------------------------------------------------
+    def _render_ansi(self) -> str:
+        return render.ansi(self.game, self.last_action_text())
+
+    def _render_rgb(self) -> np.ndarray:
+        return render.rgb(self.game, self.last_action_text())
+
+    def last_action_text(self) -> str:
+        if self.last_action is None:
+            return "game start"
+        agent, action = self.last_action
+        return f"{agent}: {self.game.action_to_string(action)}"

@@ -1,0 +1,705 @@
+"""Forward model of Hase und Igel (rules HUI-1 … HUI-30 of ``shared/rules/hase_und_igel.md``).
+
+Pure Python on plain lists so that a step costs microseconds. No PettingZoo, no rendering.
+
+Runners and players
+    ``runners_per_player`` is 2 in the two-player two-runner variant (HUI-5/HUI-30), else 1.
+    Runner ``r`` belongs to player ``r // runners_per_player``; carrots and lettuces belong to the
+    player (shared by its runners).
+
+Decisions (``phase``)
+    ``MOVE``        the normal action of a turn: forward move, hedgehog back move, stay on a carrot
+                    square taking or giving 10 (HUI-7c); with two runners, of either runner.
+    ``CARD_CARROTS`` after "forward/back to carrot" (HUI-22) or "take or give 10" (HUI-25):
+                    take 10, give 10 or pass.
+    ``EXTRA_MOVE``  after "move again" (HUI-23): a forward or hedgehog move of that runner, or pass.
+    ``STUCK``       two-runner variant only: neither runner can act; choose which one returns to
+                    Start (DECISION two_runner_stuck).
+Everything else (payouts, eating, missing a turn, stuck runners, the final-stretch exception,
+card effects without a choice) happens automatically inside :meth:`HaseUndIgel.apply`.
+
+Action indices (``num_actions`` = 67 × runner slots [+ 2 give-up actions with two runners] + 3)
+    slot block ``k`` (runner slot k of the mover), base ``67·k``:
+      ``base + t − 1`` for t = 1..64: forward move to square t (64 = Goal)
+      ``base + 64``: hedgehog back move; ``base + 65``: stay, take 10; ``base + 66``: stay, give 10
+    two runners only: ``134 + k``: runner k gives up (returns to Start / final-stretch move back)
+    last three: card: take 10 · card: give 10 · card: pass
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import Game, IllegalActionError
+from envs.core.snapshot import (
+    require,
+    require_bool_list,
+    require_int,
+    require_int_list,
+    rng_from_dict,
+    rng_to_dict,
+)
+from envs.hase_und_igel import data
+
+MOVE, CARD_CARROTS, EXTRA_MOVE, STUCK = 0, 1, 2, 3
+PHASES = ("move", "card_carrots", "extra_move", "stuck")
+
+SLOT_ACTIONS = 67
+BACK_OFFSET, TAKE_OFFSET, GIVE_OFFSET = 64, 65, 66
+RUNNER_NAMES = "AB"
+
+# ---- static tables built once ---------------------------------------------------------------------
+_KIND = data.SQUARES
+IS_HEDGEHOG = tuple(k == data.HEDGEHOG for k in _KIND)
+IS_LETTUCE = tuple(k == data.LETTUCE for k in _KIND)
+IS_CARROT = tuple(k == data.CARROT for k in _KIND)
+IS_HARE = tuple(k == data.HARE for k in _KIND)
+PAYS_AT = tuple(data.PAYOUT_POSITIONS.get(k, ()) for k in _KIND)
+HEDGEHOGS = data.squares_of(data.HEDGEHOG)
+CARROTS = data.squares_of(data.CARROT)
+
+
+def _nearest(squares: tuple[int, ...], pos: int, step: int) -> int:
+    """Nearest square of ``squares`` strictly behind (step −1) or ahead (step +1); −1 if none."""
+    p = pos + step
+    while 0 < p < data.GOAL:
+        if p in squares:
+            return p
+        p += step
+    return -1
+
+
+PREV_HEDGEHOG = tuple(_nearest(HEDGEHOGS, p, -1) for p in range(data.NUM_POSITIONS))
+PREV_CARROT = tuple(_nearest(CARROTS, p, -1) for p in range(data.NUM_POSITIONS))
+NEXT_CARROT = tuple(_nearest(CARROTS, p, +1) for p in range(data.NUM_POSITIONS))
+COST = tuple(data.move_cost(d) for d in range(data.NUM_POSITIONS))
+#: farthest affordable distance for a given number of carrots (carrots < COST[64] + 1)
+MAX_DISTANCE = tuple(max(d for d in range(data.NUM_POSITIONS) if COST[d] <= c) for c in range(COST[data.GOAL] + 1))
+#: [has_lettuce][pos]: squares 1..63 ahead that a forward move may target if free
+FORWARD_TARGETS = tuple(
+    tuple(
+        tuple(t for t in range(pos + 1, data.GOAL) if not IS_HEDGEHOG[t] and (lettuce or not IS_LETTUCE[t]))
+        for pos in range(data.NUM_POSITIONS)
+    )
+    for lettuce in (False, True)
+)
+#: [has_lettuce][pos][d]: how many of FORWARD_TARGETS[has_lettuce][pos] lie within distance d
+REACHABLE = tuple(
+    tuple(
+        tuple(sum(1 for t in FORWARD_TARGETS[lettuce][pos] if t - pos <= d) for d in range(data.NUM_POSITIONS))
+        for pos in range(data.NUM_POSITIONS)
+    )
+    for lettuce in (0, 1)
+)
+CARD = {kind: i for i, kind in enumerate(data.CARD_KINDS)}
+DECK_SIZE = len(data.DECK)
+NOBODY: frozenset[int] = frozenset()
+
+
+class HaseUndIgel(Game):
+    """A game of Hase und Igel in progress."""
+
+    name = "hase_und_igel"
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        *,
+        two_runners: bool = True,
+        teams: str | None = None,
+        chain_hare_cards: bool = False,
+        reshuffle_deck: bool = False,
+        start_player: int | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        check_config(num_players, two_runners, teams, start_player)
+        self.num_agents = num_players
+        self.rpp = 2 if (num_players == 2 and two_runners) else 1
+        self.team_layout = teams
+        self.team_of = list(data.TEAM_LAYOUTS[teams]) if teams else list(range(num_players))
+        self.chain_hare_cards = chain_hare_cards
+        self.reshuffle_deck = reshuffle_deck
+        self.num_runners = num_players * self.rpp
+        self.num_actions = SLOT_ACTIONS * self.rpp + (2 if self.rpp == 2 else 0) + 3
+        self.card_base = self.num_actions - 3
+        self.start_carrots, self.start_lettuces = start_holdings(num_players, self.rpp)
+        self.rng = rng if rng is not None else np.random.default_rng()
+
+        n, r = num_players, self.num_runners
+        self.pos = [data.START] * r
+        self.place = [0] * r  # finishing order 1.., 0 = still racing
+        self.eat = [False] * r  # HUI-12/26: eats (and does not move) at its next turn
+        self.miss = [False] * r  # HUI-21: misses its next turn
+        self.payout = [False] * r  # HUI-14: check number/flag square at its next turn
+        self.last_cost = [0] * r  # HUI-24: carrots paid for its last move
+        self.carrots = [self.start_carrots] * n
+        self.lettuces = [self.start_lettuces] * n
+        self.occupant = [-1] * data.NUM_POSITIONS  # runner on squares 1..63
+        deck = list(data.DECK)
+        self.rng.shuffle(deck)
+        self.deck = deck  # top = index 0
+        self.discard: list[int] = []  # reshuffle variant only
+        self.known_from = DECK_SIZE  # deck[known_from:] is known to everybody (seen before)
+        self.last_card = -1
+        self.finished = 0
+        self.turns = 0
+        self.over = False
+        self.final_places: list[int] = []
+        self.phase = MOVE
+        self.card_runner = -1  # runner a CARD_CARROTS / EXTRA_MOVE decision is about
+        self.log: list[str] = []  # automatic events since the last decision (for rendering)
+        first = int(self.rng.integers(n)) if start_player is None else start_player
+        self.cur = first
+        self._legal: list[int] | None = None
+        self._begin_turn()
+
+    # ---- Game interface ---------------------------------------------------------------------------
+    @property
+    def current_agent(self) -> int:
+        return -1 if self.over else self.cur
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def turn(self) -> int:
+        return self.turns
+
+    def places(self) -> list[int]:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        return list(self.final_places)
+
+    def teams(self) -> list[int]:
+        return list(self.team_of)
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = [] if self.over else self._compute_legal()
+        return self._legal
+
+    def apply(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"illegal action {action} ({self.action_to_string(action)})")
+        self._legal = None
+        self.log = []
+        if action >= self.card_base:
+            self._apply_card_choice(action - self.card_base)
+        elif action >= SLOT_ACTIONS * self.rpp:  # two runners: give up
+            self._fallback(self.cur * self.rpp + action - SLOT_ACTIONS * self.rpp)
+            self._end_turn()
+        else:
+            slot, offset = divmod(action, SLOT_ACTIONS)
+            runner = self.cur * self.rpp + slot
+            if offset == TAKE_OFFSET or offset == GIVE_OFFSET:
+                self._change_carrots(self.cur, +1 if offset == TAKE_OFFSET else -1)
+                self.log.append(f"{self.runner_name(runner)} stays on carrot square {self.pos[runner]}")
+                self._end_turn()
+            else:
+                self._move_action(runner, offset)
+
+    # ---- race position (HUI-15) -----------------------------------------------------------------
+    def race_position(self, runner: int) -> int:
+        if self.place[runner]:
+            return self.place[runner]
+        square = self.pos[runner]
+        ahead = self.finished
+        for other, p in enumerate(self.pos):
+            if p > square and not self.place[other] and p != data.START:
+                ahead += 1
+        return ahead + 1
+
+    def finish_limit(self, player: int) -> int | None:
+        """HUI-18: carrots allowed after paying the move onto the Goal (None = any)."""
+        if self.rpp == 2 and not any(self.place[player * 2 + k] for k in range(2)):
+            return None  # the first runner of a player only needs all lettuces eaten
+        return data.FINISH_LIMIT * (self.finished + 1)
+
+    def can_finish(self, player: int, carrots_after: int) -> bool:
+        if self.lettuces[player] > 0 or carrots_after < 0:
+            return False
+        limit = self.finish_limit(player)
+        return limit is None or carrots_after <= limit
+
+    # ---- legal actions ----------------------------------------------------------------------------
+    def _compute_legal(self) -> list[int]:
+        p = self.cur
+        if self.phase == MOVE and self.rpp == 1:
+            return self._runner_moves(p, 0, allow_stay=True)
+        if self.phase == MOVE:
+            legal: list[int] = []
+            for slot in range(self.rpp):
+                runner = p * self.rpp + slot
+                if self._available(runner):
+                    legal += self._runner_moves(runner, slot, allow_stay=True)
+            return legal
+        if self.phase == EXTRA_MOVE:
+            runner = self.card_runner
+            return self._runner_moves(runner, runner % self.rpp, allow_stay=False) + [self.card_base + 2]
+        if self.phase == CARD_CARROTS:
+            take, give, pas = self.card_base, self.card_base + 1, self.card_base + 2
+            return [take, give, pas] if self.carrots[p] >= data.CARROT_CHANGE else [take, pas]
+        # STUCK
+        base = SLOT_ACTIONS * self.rpp
+        return [base + k for k in range(self.rpp) if self._available(p * self.rpp + k)]
+
+    def _available(self, runner: int) -> bool:
+        """Runner may be moved this turn (not home, not eating or missing this turn)."""
+        return not self.place[runner] and runner not in self._busy
+
+    def _runner_moves(self, runner: int, slot: int, allow_stay: bool) -> list[int]:
+        player = runner // self.rpp
+        pos = self.pos[runner]
+        carrots = self.carrots[player]
+        has_lettuce = self.lettuces[player] > 0
+        occupant = self.occupant
+        base = slot * SLOT_ACTIONS
+        # HUI-9: forward moves, paid before moving, to free squares that are neither hedgehogs nor
+        # (without a lettuce) lettuce squares; the static part of that test is precomputed
+        reach = MAX_DISTANCE[carrots] if carrots < len(MAX_DISTANCE) else data.GOAL
+        candidates = FORWARD_TARGETS[has_lettuce][pos]
+        moves = [base + t - 1 for t in candidates[: REACHABLE[has_lettuce][pos][min(reach, data.GOAL - pos)]]
+                 if occupant[t] < 0]
+        if pos + reach >= data.GOAL:  # the Goal (HUI-18)
+            cost = COST[data.GOAL - pos]
+            if self.can_finish(player, carrots - cost):
+                moves.append(base + data.GOAL - 1)
+        # HUI-10: back to the nearest hedgehog, if free
+        back = PREV_HEDGEHOG[pos]
+        if back > 0 and occupant[back] < 0:
+            moves.append(base + BACK_OFFSET)
+        # HUI-11: stay on a carrot square
+        if allow_stay and IS_CARROT[pos]:
+            moves.append(base + TAKE_OFFSET)
+            if carrots >= data.CARROT_CHANGE:
+                moves.append(base + GIVE_OFFSET)
+        return moves
+
+    # ---- turns ------------------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        """Run automatic turn parts until a decision is pending or the game ends."""
+        rpp = self.rpp
+        place = self.place
+        while not self.over:
+            p = self.cur
+            first = p * rpp
+            runners = [first] if rpp == 1 else [r for r in (first, first + 1) if not place[r]]
+            if place[runners[0]] if rpp == 1 else not runners:
+                self.cur = (p + 1) % self.num_agents  # every runner of this player is home
+                continue
+            self.turns += 1
+            busy = NOBODY
+            for runner in runners:
+                if self.payout[runner]:
+                    self._check_payout(runner)  # HUI-7a / HUI-14
+                if self.eat[runner]:  # HUI-12 / HUI-26
+                    self.eat[runner] = False
+                    busy = busy | {runner}
+                    self._eat_lettuce(runner)
+                elif self.miss[runner]:  # HUI-21
+                    self.miss[runner] = False
+                    busy = busy | {runner}
+                    self.log.append(f"{self.runner_name(runner)} misses a turn")
+            self._busy = busy
+            free = [r for r in runners if r not in busy] if busy else runners
+            if not free:
+                self.cur = (p + 1) % self.num_agents
+                continue
+            self.phase = MOVE
+            self._legal = None
+            if self.legal_actions():
+                return
+            if len(free) == 1:  # HUI-16 / HUI-17: no legal action
+                self._fallback(free[0])
+                self.cur = (p + 1) % self.num_agents
+                continue
+            self.phase = STUCK  # two runners, neither can act: the player chooses
+            self._legal = None
+            return
+
+    def _end_turn(self) -> None:
+        self.phase = MOVE
+        self.card_runner = -1
+        self._legal = None
+        if not self.over:
+            self.cur = (self.cur + 1) % self.num_agents
+            self._begin_turn()
+
+    def _check_payout(self, runner: int) -> None:
+        self.payout[runner] = False
+        position = self.race_position(runner)
+        if position in PAYS_AT[self.pos[runner]]:
+            gain = data.PAYOUT_GAIN * position
+            self.carrots[runner // self.rpp] += gain
+            self.log.append(f"{self.runner_name(runner)} is in position {position}: +{gain} carrots")
+
+    def _eat_lettuce(self, runner: int) -> None:
+        player = runner // self.rpp
+        if self.lettuces[player] > 0:
+            position = self.race_position(runner)
+            self.lettuces[player] -= 1
+            self.carrots[player] += data.LETTUCE_GAIN * position
+            self.log.append(f"{self.runner_name(runner)} eats a lettuce: +{data.LETTUCE_GAIN * position} carrots")
+        else:
+            self.log.append(f"{self.runner_name(runner)} has no lettuce left and misses the turn")
+
+    def _fallback(self, runner: int) -> None:
+        """A runner without legal action: final-stretch move back (HUI-17) or back to Start (HUI-16)."""
+        player = runner // self.rpp
+        pos = self.pos[runner]
+        if pos in data.FINAL_STRETCH:
+            cost = COST[data.GOAL - pos]
+            blocked = self.lettuces[player] > 0 or (
+                cost <= self.carrots[player] and not self.can_finish(player, self.carrots[player] - cost)
+            )
+            if blocked:
+                for hedgehog in reversed(HEDGEHOGS):
+                    if hedgehog < pos and self.occupant[hedgehog] < 0:
+                        self.carrots[player] += data.HEDGEHOG_GAIN * (pos - hedgehog)
+                        self._place(runner, hedgehog)
+                        self.log.append(f"{self.runner_name(runner)} cannot finish: back to hedgehog {hedgehog}")
+                        return
+        self._place(runner, data.START)
+        self.carrots[player] = self.start_carrots
+        self.eat[runner] = self.miss[runner] = self.payout[runner] = False
+        self.log.append(f"{self.runner_name(runner)} is stuck: back to Start with {self.start_carrots} carrots")
+
+    # ---- moves ------------------------------------------------------------------------------------
+    def _move_action(self, runner: int, offset: int) -> None:
+        player = runner // self.rpp
+        pos = self.pos[runner]
+        if offset == BACK_OFFSET:  # HUI-10
+            target = PREV_HEDGEHOG[pos]
+            self.carrots[player] += data.HEDGEHOG_GAIN * (pos - target)
+            self.last_cost[runner] = 0
+            self._place(runner, target)
+            self._end_turn()
+            return
+        target = offset + 1
+        cost = COST[target - pos]
+        self.carrots[player] -= cost  # HUI-9: paid before moving
+        self.last_cost[runner] = cost
+        self._place(runner, target)
+        if self.over:
+            return
+        if target != data.GOAL and self._arrive(runner, by_card=False):
+            return  # a card decision is pending
+        self._end_turn()
+
+    def _place(self, runner: int, target: int) -> None:
+        old = self.pos[runner]
+        if 0 < old < data.GOAL:
+            self.occupant[old] = -1
+        self.pos[runner] = target
+        if 0 < target < data.GOAL:
+            self.occupant[target] = runner
+        if target == data.GOAL:
+            self._finish(runner)
+
+    def _arrive(self, runner: int, by_card: bool) -> bool:
+        """Square effects on arrival; True if a decision is now pending."""
+        square = self.pos[runner]
+        if IS_LETTUCE[square]:
+            self.eat[runner] = True  # HUI-12
+        elif PAYS_AT[square]:
+            self.payout[runner] = True  # HUI-14
+        elif IS_HARE[square] and (not by_card or self.chain_hare_cards):
+            if by_card:
+                self.last_cost[runner] = 0  # HUI-24: nothing was paid for this arrival
+            return self._draw_card(runner)  # HUI-13
+        return False
+
+    def _finish(self, runner: int) -> None:
+        """HUI-18 / HUI-19: a runner reaches the Goal; decide whether the game is over."""
+        self.finished += 1
+        self.place[runner] = self.finished
+        self.eat[runner] = self.miss[runner] = self.payout[runner] = False
+        self.log.append(f"{self.runner_name(runner)} finishes {self.finished}.")
+        player = runner // self.rpp
+        if self.rpp == 2:
+            if all(self.place[player * 2 + k] for k in range(2)):
+                self._game_over(winners={self.team_of[player]})
+        elif self.team_layout:
+            team = self.team_of[player]
+            if all(self.place[q] for q in range(self.num_agents) if self.team_of[q] == team):
+                self._game_over(winners={team})
+        elif self.num_runners - self.finished <= 1:
+            self._game_over(winners=None)
+
+    def _game_over(self, winners: set[int] | None) -> None:
+        self.over = True
+        self.phase = MOVE
+        self._legal = None
+        if winners is None:  # ranking = finishing order, the remaining runner last
+            last = self.num_runners - 1
+            self.final_places = [self.place[r] - 1 if self.place[r] else last for r in range(self.num_runners)]
+        else:  # the winning side first, everybody else shares second place
+            self.final_places = [0 if self.team_of[p] in winners else 1 for p in range(self.num_agents)]
+
+    def _change_carrots(self, player: int, sign: int) -> None:
+        self.carrots[player] += sign * data.CARROT_CHANGE
+
+    # ---- hare cards (HUI-21 … HUI-28) -----------------------------------------------------------
+    def _draw_card(self, runner: int) -> bool:
+        if not self.deck:  # reshuffle variant: the discard pile becomes the new deck
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self.known_from = len(self.deck)
+        card = self.deck.pop(0)
+        if self.reshuffle_deck:
+            self.discard.append(card)
+            self.known_from = max(0, self.known_from - 1)
+        else:
+            self.deck.append(card)  # HUI-2: resolved cards go to the bottom, the cycle becomes known
+            self.known_from = max(0, self.known_from - 1)
+        self.last_card = card
+        kind = data.CARD_KINDS[card]
+        self.log.append(f"{self.runner_name(runner)} draws '{kind.replace('_', ' ')}'")
+        player = runner // self.rpp
+        if kind == data.MISS_TURN:
+            self.miss[runner] = True
+        elif kind in (data.FORWARD_TO_CARROT, data.BACK_TO_CARROT):
+            table = NEXT_CARROT if kind == data.FORWARD_TO_CARROT else PREV_CARROT
+            target = table[self.pos[runner]]
+            if target > 0 and self.occupant[target] < 0:
+                self._place(runner, target)
+                return self._ask(CARD_CARROTS, runner)
+        elif kind == data.MOVE_AGAIN:
+            return self._ask(EXTRA_MOVE, runner)
+        elif kind == data.LAST_MOVE_FREE:
+            self.carrots[player] += self.last_cost[runner]
+            self.last_cost[runner] = 0
+        elif kind == data.TAKE_OR_GIVE_10:
+            return self._ask(CARD_CARROTS, runner)
+        elif kind == data.EAT_LETTUCE:
+            self.eat[runner] = True
+        elif kind == data.FALL_BACK:
+            target = self._fall_back_target(runner)
+            if target >= 0:
+                self._place(runner, target)
+                return self._arrive(runner, by_card=True)
+        elif kind == data.MOVE_UP:
+            target = self._move_up_target(runner)
+            if target >= 0:
+                self._place(runner, target)
+                if target != data.GOAL:
+                    return self._arrive(runner, by_card=True)
+        return False
+
+    def _ask(self, phase: int, runner: int) -> bool:
+        self.phase = phase
+        self.card_runner = runner
+        self._legal = None
+        return True
+
+    def _fall_back_target(self, runner: int) -> int:
+        """HUI-27: first free square behind the track runner directly behind; −1 = no effect."""
+        pos = self.pos[runner]
+        behind = max((p for r, p in enumerate(self.pos) if 0 < p < pos and not self.place[r]), default=-1)
+        if behind < 0:
+            return -1
+        has_lettuce = self.lettuces[runner // self.rpp] > 0
+        for square in range(behind - 1, 0, -1):
+            if self.occupant[square] < 0 and (has_lettuce or not IS_LETTUCE[square]):
+                return square
+        return data.START
+
+    def _move_up_target(self, runner: int) -> int:
+        """HUI-28: first free square ahead of the track runner directly ahead; −1 = no effect."""
+        pos = self.pos[runner]
+        ahead = min((p for r, p in enumerate(self.pos) if pos < p < data.GOAL and not self.place[r]), default=-1)
+        if ahead < 0:
+            return -1
+        player = runner // self.rpp
+        has_lettuce = self.lettuces[player] > 0
+        for square in range(ahead + 1, data.GOAL):
+            if self.occupant[square] < 0 and not IS_HEDGEHOG[square] and (has_lettuce or not IS_LETTUCE[square]):
+                return square
+        return data.GOAL if self.can_finish(player, self.carrots[player]) else -1
+
+    def _apply_card_choice(self, choice: int) -> None:
+        runner = self.card_runner
+        if self.phase == EXTRA_MOVE:
+            self.log.append(f"{self.runner_name(runner)} declines the extra move")
+            self._end_turn()
+            return
+        if choice < 2:
+            self._change_carrots(runner // self.rpp, +1 if choice == 0 else -1)
+        self._end_turn()
+
+    # ---- names ------------------------------------------------------------------------------------
+    def runner_name(self, runner: int) -> str:
+        player = runner // self.rpp
+        if self.rpp == 2:
+            return f"player_{player}{RUNNER_NAMES[runner % 2]}"
+        return f"player_{player}"
+
+    def action_to_string(self, action: int) -> str:
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action} out of range 0..{self.num_actions - 1}")
+        if action >= self.card_base:
+            return ("card: take 10", "card: give 10", "card: pass")[action - self.card_base]
+        prefix = ""
+        if action >= SLOT_ACTIONS * self.rpp:
+            return f"{RUNNER_NAMES[action - SLOT_ACTIONS * self.rpp]}: give up"
+        slot, offset = divmod(action, SLOT_ACTIONS)
+        if self.rpp == 2:
+            prefix = f"{RUNNER_NAMES[slot]}: "
+        if offset == BACK_OFFSET:
+            return prefix + "hedgehog back"
+        if offset == TAKE_OFFSET:
+            return prefix + "stay, take 10"
+        if offset == GIVE_OFFSET:
+            return prefix + "stay, give 10"
+        return prefix + ("move to goal" if offset + 1 == data.GOAL else f"move to {offset + 1}")
+
+    def _string_table_key(self) -> Any:
+        return self.rpp
+
+    # ---- hidden information ---------------------------------------------------------------------
+    def unseen_cards(self) -> list[int]:
+        """Cards whose place in the deck nobody has seen (the top ``known_from`` cards)."""
+        return self.deck[: self.known_from]
+
+    def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
+        """Reshuffle the unseen top of the hare deck; reseed future reshuffles."""
+        unseen = self.deck[: self.known_from]
+        rng.shuffle(unseen)
+        self.deck[: self.known_from] = unseen
+        self.rng = np.random.default_rng(rng.integers(2**63))
+
+    # ---- copies and snapshots ---------------------------------------------------------------------
+    def clone(self) -> "HaseUndIgel":
+        twin = object.__new__(HaseUndIgel)
+        twin.__dict__.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            setattr(twin, name, list(getattr(self, name)))
+        twin.log = list(self.log)
+        twin.rng = np.random.Generator(np.random.PCG64())
+        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        twin._legal = None
+        return twin
+
+    def to_dict(self) -> dict:
+        return {
+            "num_players": self.num_agents,
+            "two_runners": self.rpp == 2,
+            "teams": self.team_layout,
+            "chain_hare_cards": self.chain_hare_cards,
+            "reshuffle_deck": self.reshuffle_deck,
+            "pos": list(self.pos),
+            "place": list(self.place),
+            "eat": list(self.eat),
+            "miss": list(self.miss),
+            "payout": list(self.payout),
+            "last_cost": list(self.last_cost),
+            "carrots": list(self.carrots),
+            "lettuces": list(self.lettuces),
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "known_from": self.known_from,
+            "last_card": self.last_card,
+            "turns": self.turns,
+            "current": self.cur,
+            "phase": PHASES[self.phase],
+            "card_runner": self.card_runner,
+            "busy": sorted(self._busy),
+            "over": self.over,
+            "final_places": list(self.final_places),
+            "rng": rng_to_dict(self.rng),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "HaseUndIgel":
+        where = "hase_und_igel snapshot"
+        if not isinstance(d, dict):
+            raise ValueError(f"{where}: field 'game' must be an object")
+        n = require_int(d, "num_players", 2, 6, where)
+        two = require(d, "two_runners", bool, where)
+        teams = d.get("teams")
+        check_config(n, two, teams, None, where)
+        game = cls(n, two_runners=two, teams=teams,
+                   chain_hare_cards=require(d, "chain_hare_cards", bool, where),
+                   reshuffle_deck=require(d, "reshuffle_deck", bool, where), start_player=0)
+        r = game.num_runners
+        game.pos = require_int_list(d, "pos", r, 0, data.GOAL, where)
+        game.place = require_int_list(d, "place", r, 0, r, where)
+        game.eat = require_bool_list(d, "eat", r, where)
+        game.miss = require_bool_list(d, "miss", r, where)
+        game.payout = require_bool_list(d, "payout", r, where)
+        game.last_cost = require_int_list(d, "last_cost", r, 0, COST[data.GOAL], where)
+        game.carrots = require_int_list(d, "carrots", n, 0, 10**9, where)
+        game.lettuces = require_int_list(d, "lettuces", n, 0, game.start_lettuces, where)
+        game.deck = require_int_list(d, "deck", None, 0, len(data.CARD_KINDS) - 1, where)
+        game.discard = require_int_list(d, "discard", None, 0, len(data.CARD_KINDS) - 1, where)
+        if sorted(game.deck + game.discard) != sorted(data.DECK):
+            raise ValueError(f"{where}: fields 'deck' and 'discard' must together hold the 12 hare cards")
+        if game.discard and not game.reshuffle_deck:
+            raise ValueError(f"{where}: field 'discard' must be empty without reshuffle_deck")
+        game.known_from = require_int(d, "known_from", 0, len(game.deck), where)
+        game.last_card = require_int(d, "last_card", -1, len(data.CARD_KINDS) - 1, where)
+        game.turns = require_int(d, "turns", 0, 10**9, where)
+        game.cur = require_int(d, "current", 0, n - 1, where)
+        phase = require(d, "phase", str, where)
+        if phase not in PHASES:
+            raise ValueError(f"{where}: field 'phase' must be one of {PHASES}, got {phase!r}")
+        game.phase = PHASES.index(phase)
+        game.card_runner = require_int(d, "card_runner", -1, r - 1, where)
+        game._busy = frozenset(require_int_list(d, "busy", None, 0, r - 1, where))
+        game.over = require(d, "over", bool, where)
+        game.final_places = require_int_list(d, "final_places", n if game.over else 0, 0, n - 1, where)
+        game.rng = rng_from_dict(d.get("rng"), where)
+        # consistency: squares, finishing order
+        game.occupant = [-1] * data.NUM_POSITIONS
+        for runner, p in enumerate(game.pos):
+            if 0 < p < data.GOAL:
+                if game.occupant[p] >= 0:
+                    raise ValueError(f"{where}: field 'pos' puts two runners on square {p}")
+                game.occupant[p] = runner
+            if (p == data.GOAL) != bool(game.place[runner]):
+                raise ValueError(f"{where}: fields 'pos' and 'place' disagree for runner {runner}")
+        finished = sorted(x for x in game.place if x)
+        if finished != list(range(1, len(finished) + 1)):
+            raise ValueError(f"{where}: field 'place' must number finished runners 1..k")
+        game.finished = len(finished)
+        if game.phase in (CARD_CARROTS, EXTRA_MOVE) and game.card_runner // game.rpp != game.cur:
+            raise ValueError(f"{where}: field 'card_runner' must be a runner of the current player")
+        game.log = []
+        game._legal = None
+        if not game.over and not game.legal_actions():
+            raise ValueError(f"{where}: the state has no legal action for the current player")
+        return game
+
+
+_LIST_FIELDS = ("pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
+                "deck", "discard", "team_of", "final_places")
+
+
+def start_holdings(num_players: int, runners_per_player: int) -> tuple[int, int]:
+    """HUI-4 / HUI-5: starting carrots and lettuces of each player."""
+    if num_players == 2:
+        key = "2 players, 2 runners" if runners_per_player == 2 else "2 players, 1 runner (duel)"
+    else:
+        key = "3-4 players" if num_players <= 4 else "5-6 players"
+    return data.START_HOLDINGS[key]
+
+
+def check_config(num_players: Any, two_runners: Any, teams: Any, start_player: Any, where: str = "config") -> None:
+    """Reject impossible configurations with a clear message."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 6:
+        raise ValueError(f"{where}: num_players must be an integer 2..6, got {num_players!r}")
+    if not isinstance(two_runners, bool):
+        raise ValueError(f"{where}: two_runners must be a bool, got {two_runners!r}")
+    if teams is not None:
+        if teams not in data.TEAM_LAYOUTS:
+            raise ValueError(f"{where}: teams must be None or one of {sorted(data.TEAM_LAYOUTS)}, got {teams!r}")
+        if len(data.TEAM_LAYOUTS[teams]) != num_players:
+            raise ValueError(f"{where}: team layout {teams} needs {len(data.TEAM_LAYOUTS[teams])} players, got {num_players}")
+    if start_player is not None and (
+        isinstance(start_player, bool) or not isinstance(start_player, int) or not 0 <= start_player < num_players
+    ):
+        raise ValueError(f"{where}: start_player must be None or 0..{num_players - 1}, got {start_player!r}")

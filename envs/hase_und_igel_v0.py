@@ -1,0 +1,21 @@
+"""Hase und Igel, version 0: ``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``.
+
+See :mod:`envs.hase_und_igel.env` for the full specification (options, observation, action mask,
+every action index, rewards).
+"""
+
+from envs.core.aec import wrap
+from envs.hase_und_igel.env import HaseUndIgelEnv
+from envs.hase_und_igel.env import __doc__ as _spec
+
+__doc__ = (__doc__ or "") + "\n" + (_spec or "")
+
+
+def raw_env(**kwargs) -> HaseUndIgelEnv:
+    """The unwrapped env: illegal actions raise ValueError."""
+    return HaseUndIgelEnv(**kwargs)
+
+
+def env(**kwargs):
+    """The env with PettingZoo's standard wrappers (illegal move ends the game, order enforced)."""
+    return wrap(raw_env(**kwargs))
