@@ -1,0 +1,27 @@
+"""Agent names for command lines and tournaments: ``make_agent("random", game, seed)``.
+
+A name may carry one parameter after a colon (for example ``mcts:200``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+
+#: name -> factory(game, parameter, seed)
+AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
+    "random": lambda game, parameter, seed: RandomAgent(seed),
+}
+
+
+def agent_names() -> list[str]:
+    return sorted(AGENTS)
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """Build an agent from ``name`` or ``name:parameter``; clear errors for unknown names."""
+    name, _, parameter = spec.partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}; choose from {agent_names()}")
+    return AGENTS[name](game, parameter or None, seed)

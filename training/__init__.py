@@ -1,0 +1,1 @@
+"""Command lines around the games: play (``training.play``); training and tournaments follow."""
