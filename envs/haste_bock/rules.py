@@ -124,12 +124,16 @@ class HasteBockGame(Game):
         self._turn = 0
         self._legal: list[int] | None = None
         if _start:
-            if layout == "fixed":
-                squares = D.FIXED_LAYOUT
-            else:
-                squares = D.START_LAYOUTS[int(self.rng.integers(len(D.START_LAYOUTS)))]
-            self._place(squares)
+            self._place(self.start_squares(self.rng, layout))
             self._next_opening()
+
+    @staticmethod
+    def start_squares(rng: np.random.Generator, layout: str = "random") -> tuple[int, ...]:
+        """HB-3: the squares of the 9 sheep at the start (fixed layout, or one of the 48 valid
+        layouts drawn from ``rng``)."""
+        if layout == "fixed":
+            return D.FIXED_LAYOUT
+        return D.START_LAYOUTS[int(rng.integers(len(D.START_LAYOUTS)))]
 
     # ---- configuration ----------------------------------------------------------------------
     def _setup_tables(self) -> None:
