@@ -105,6 +105,7 @@ share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -179,21 +180,24 @@ class HasteBockEnv(MeadowEnv):
         return game
 
     def _observation_size(self, game: HasteBockGame) -> int:
+        n = game.num_agents
         template = np.zeros(OBS_SIZE, dtype=np.float32)
         template[[PANIC_TRACK + t for t in game.panic_spaces]] = 1.0
-        template[PLAYERS + game.num_agents - 2] = 1.0
+        template[PLAYERS + n - 2] = 1.0
         self._template = template
+        # per observer seat: the plane offset of each sheep (own 0, next seats 1.., Thea 4, neutral 5)
+        self._plane_base = [
+            [81 * (4 if s == D.THEA else 5 if o < 0 else (o - seat) % n) for s, o in enumerate(game.owner)]
+            for seat in range(n)
+        ]
+        self._count_padding = [0] * ((4 - n) * NUM_KINDS)
+        self._tile_padding = [0] * ((4 - n) * 3)
         return OBS_SIZE
 
     def _encode(self, game: HasteBockGame, seat: int) -> np.ndarray:
         obs = self._template.copy()
         n = game.num_agents
-        owner = game.owner
-        ones = []
-        for s, sq in enumerate(game.pos):
-            o = owner[s]
-            plane = 4 if s == D.THEA else (5 if o < 0 else (o - seat) % n)
-            ones.append(plane * 81 + sq)
+        ones = list(map(add, self._plane_base[seat], game.pos))
         phase = game.phase
         ones.append(FACING + game.facing)
         if phase == 2 or phase == 4:
@@ -220,8 +224,15 @@ class HasteBockEnv(MeadowEnv):
         obs[ones] = 1.0
         order = [(seat + i) % n for i in range(n)]
         obs[SCORES : SCORES + n] = [game.scores[p] / SCORE_SCALE for p in order]
-        obs[CARDS : CARDS + n * NUM_KINDS] = [c for p in order for c in game.hands[p]]
-        obs[TILES : TILES + n * 3] = [c for p in order for c in game.tiles[p]]
+        # cards and tiles are small non-negative counts: one bytes conversion is the fastest route
+        counts = []
+        for p in order:
+            counts += game.hands[p]
+        counts += self._count_padding
+        for p in order:
+            counts += game.tiles[p]
+        counts += self._tile_padding
+        obs[CARDS:NO_TROUGH] = np.frombuffer(bytes(counts), dtype=np.uint8)
         return obs
 
     def _render_ansi(self) -> str:

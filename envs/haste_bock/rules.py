@@ -32,7 +32,7 @@ from envs.core.snapshot import require, require_int, require_int_list, rng_from_
 from envs.haste_bock import data as D
 from envs.haste_bock.geometry import (
     ADJ, LINE_DIRS, LINE_NAMES, LINES, NUM_DIAGONALS, NUM_LINES, RAY_MASKS, RAYS, SIDE_DIST, SIDE_GROUP,
-    SIDE_SQUARE, SQ_LINE_IDS, STEP,
+    SIDE_SQUARE, STEP,
 )
 
 # ---- action layout -----------------------------------------------------------------------------
@@ -58,11 +58,20 @@ PENDING_NAMES = ("card", "tile", "panic", "over")
 DIE_RAMMERS = ((0, 1), (2, 3), (4, 5), (6, 7), (8,), tuple(range(9)))
 #: STEP_MOVES[sq]: (direction, neighbour) pairs of a square inside the fence
 STEP_MOVES = tuple(tuple((d, n) for d, n in enumerate(STEP[sq]) if n >= 0) for sq in range(D.SQUARES))
-#: LINES_THROUGH[row/column?][sq]: the diagonals (False) or row and column (True) through ``sq``
-LINES_THROUGH = tuple(
-    tuple(tuple(i for i in SQ_LINE_IDS[sq] if (i >= NUM_DIAGONALS) == rc) for sq in range(D.SQUARES))
-    for rc in (False, True)
+#: CARAVAN_CHECKS[row/column?]: (move index, line mask, end-square bit) per line and direction
+CARAVAN_CHECKS = tuple(
+    tuple(
+        (2 * (i - first) + neg, sum(1 << q for q in LINES[i]), 1 << LINES[i][0 if neg else -1])
+        for i in range(first, last)
+        for neg in (0, 1)
+    )
+    for first, last in ((0, NUM_DIAGONALS), (NUM_DIAGONALS, NUM_LINES))
 )
+#: bit masks of the squares strictly below / above a row and left / right of a column
+BELOW_ROW = tuple(sum(1 << q for q in range(D.SQUARES) if q // 9 > r) for r in range(9))
+ABOVE_ROW = tuple(sum(1 << q for q in range(D.SQUARES) if q // 9 < r) for r in range(9))
+LEFT_OF_COL = tuple(sum(1 << q for q in range(D.SQUARES) if q % 9 < c) for c in range(9))
+RIGHT_OF_COL = tuple(sum(1 << q for q in range(D.SQUARES) if q % 9 > c) for c in range(9))
 TYPE_WORDS = tuple(t.replace("_", " ").replace("row column", "row/column") for t in D.CARD_TYPES)
 
 
@@ -260,20 +269,13 @@ class HasteBockGame(Game):
             elif t == DIAG_T or t == LINE_T:
                 # a line is legal in a direction when it holds a sheep and its end square there is
                 # empty (the lead sheep does not stand on the fence), HB-15
-                first = NUM_DIAGONALS if t == LINE_T else 0
-                through = LINES_THROUGH[t == LINE_T]
-                lines = set()
-                for sq in pos:
-                    lines.update(through[sq])
-                moves = []
-                for i in sorted(lines):
-                    line = LINES[i]
-                    if board[line[-1]] < 0:
-                        moves.append(2 * (i - first))
-                    if board[line[0]] < 0:
-                        moves.append(2 * (i - first) + 1)
+                # a line is legal in a direction when it holds a sheep and its end square that way
+                # is empty, i.e. the lead sheep does not stand on the fence (HB-15)
+                moves = [
+                    m for m, line, end in CARAVAN_CHECKS[t == LINE_T] if occupancy & line and not occupancy & end
+                ]
             elif t == TROUGH_T:
-                moves = self._trough_sides()
+                moves = self._trough_sides(occupancy)
             else:
                 moves = [sense for sense in (0, 1) if sense != self.no_herd]
             for v in (0, 1, 2):
@@ -311,25 +313,26 @@ class HasteBockGame(Game):
                         occupied = False
         return out
 
-    def _trough_sides(self) -> list[int]:
+    def _trough_sides(self, occupancy: int) -> list[int]:
         """Sides N E S W (0..3) towards which a trough moves at least one sheep and is not
         forbidden (HB-16). A trough moves a sheep iff some sheep off the trough line has an empty
-        square on that side."""
-        pos, board = self.pos, self.board
-        rows = [sq // 9 for sq in pos]
-        cols = [sq % 9 for sq in pos]
-        top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-        moves = [False] * 4
-        for sq, r, c in zip(pos, rows, cols):
-            if r > top and board[sq - 9] < 0:
-                moves[0] = True
-            if c < right and board[sq + 1] < 0:
-                moves[1] = True
-            if r < bottom and board[sq + 9] < 0:
-                moves[2] = True
-            if c > left and board[sq - 1] < 0:
-                moves[3] = True
-        return [side for side in range(4) if moves[side] and side != self.no_trough]
+        square on that side; with bit boards: occupied, neighbour that way empty, beyond the line."""
+        top = ((occupancy & -occupancy).bit_length() - 1) // 9
+        bottom = (occupancy.bit_length() - 1) // 9
+        cols = [sq % 9 for sq in self.pos]
+        left, right = min(cols), max(cols)
+        out = []
+        if occupancy & ~(occupancy << 9) & BELOW_ROW[top]:
+            out.append(0)
+        if occupancy & ~(occupancy >> 1) & LEFT_OF_COL[right]:
+            out.append(1)
+        if occupancy & ~(occupancy >> 9) & ABOVE_ROW[bottom]:
+            out.append(2)
+        if occupancy & ~(occupancy << 1) & RIGHT_OF_COL[left]:
+            out.append(3)
+        if self.no_trough in out:
+            out.remove(self.no_trough)
+        return out
 
     # ---- actions ------------------------------------------------------------------------------
     def _move(self, s: int, to: int) -> None:
