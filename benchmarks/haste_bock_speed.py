@@ -35,19 +35,23 @@ def steps_per_second(make, seconds: float, **kwargs) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is reported")
     args = parser.parse_args()
     from pettingzoo.classic import connect_four_v3
 
     from envs import haste_bock_v0
 
-    c4 = steps_per_second(connect_four_v3.raw_env, args.seconds)
-    print(f"connect_four_v3 raw_env          {c4:9.0f} steps/s")
+    results: dict[str, list[float]] = {"connect_four_v3": [], "2": [], "3": [], "4": []}
+    for _ in range(args.rounds):  # interleaved, so that a busy machine slows both alike
+        results["connect_four_v3"].append(steps_per_second(connect_four_v3.raw_env, args.seconds))
+        for players in (2, 3, 4):
+            results[str(players)].append(steps_per_second(haste_bock_v0.raw_env, args.seconds, num_players=players))
+    c4 = float(np.median(results["connect_four_v3"]))
+    print(f"connect_four_v3 raw_env           {c4:9.0f} steps/s (median of {args.rounds})")
     for players in (2, 3, 4):
-        hb = steps_per_second(haste_bock_v0.raw_env, args.seconds, num_players=players)
-        print(f"haste_bock_v0 raw_env {players} players  {hb:9.0f} steps/s  ({hb / c4:.2f}x connect four)")
-    c4_again = steps_per_second(connect_four_v3.raw_env, args.seconds)
-    print(f"connect_four_v3 raw_env (again)  {c4_again:9.0f} steps/s")
+        hb = float(np.median(results[str(players)]))
+        print(f"haste_bock_v0 raw_env, {players} players {hb:9.0f} steps/s  {hb / c4:.2f}x connect four")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ sheep on a 9×9 pasture. Rules: `shared/rules/haste_bock.md` (HB-1 … HB-24).
 | Agents             | `['player_0', …, 'player_{n-1}']`, seat order = turn order         |
 | Agents             | 2, 3 or 4                                                          |
 | Action Shape       | (1,)                                                               |
-| Action Values      | Discrete(1723)                                                     |
-| Observation Shape  | {"observation": (774,) float32, "action_mask": (1723,) int8}       |
+| Action Values      | Discrete(996)                                                      |
+| Observation Shape  | {"observation": (793,) float32, "action_mask": (996,) int8}        |
 | Observation Values | see the table below                                                |
 
 Seat *i* plays colour *i* (blue, yellow, green, red). With 3 players red is neutral, with 2 players
@@ -22,13 +22,18 @@ green and red are neutral; Thea (black) belongs to nobody.
 
 ### Decisions
 
-A player's turn is one or two consecutive decisions of the same agent:
+A player's turn is two or three consecutive decisions of the same agent:
 
-1. **card** – one action picks an action card *and* its concrete move (card moves block below).
-   If no card has a legal move the legal actions are the *discard* actions (HB-11, DECISION).
-2. **time tile** – only with 2 players (mandatory, one of the remaining 1s/2s/3s) or 3 players
+1. **card** – `play <type> (card v)`: one of the player's action cards; only cards with at least
+   one legal move are offered. If no card has a legal move the legal actions are
+   `discard <type> (card v)` instead (HB-11, DECISION) and decision 2 is skipped.
+2. **move** – the concrete move of the chosen card, e.g. `ram blue-1 NE target 2`.
+3. **time tile** – only with 2 players (mandatory, one of the remaining 1s/2s/3s) or 3 players
    (optional: `no time tile` or a remaining tile); the move is already on the board, the time
    marker moves by card + tile afterwards.
+
+The card leaves the game when it is chosen. Splitting card and move keeps the action space small
+(996 instead of 1,700+ indices with a value copy of every move) and the move generation cheap.
 
 A **panic ram** (the opening, HB-8, and a turn ending on a panic space, HB-9) is a decision of the
 rolling player: the die is rolled from the env's seeded generator when the panic is triggered and
@@ -49,37 +54,40 @@ allows no ram is void and resolved without a decision.
 | 660–671   | 4×3  | remaining time tiles per egocentric seat: count of 1s, 2s, 3s |
 | 672–675   | 4    | no-undo: trough side N E S W the player to move may not play (HB-16) |
 | 676–677   | 2    | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
-| 678–681   | 4    | pending decision: card move, discard fallback, time tile, panic ram |
-| 682–685   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
-| 686–691   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
-| 692       | 1    | 1 during the opening panic |
-| 693–695   | 3    | value 1/2/3 of the card just played while a time tile is pending |
-| 696–770   | 75   | panic spaces on the track (from the rule data) |
-| 771–773   | 3    | number of players 2/3/4, one-hot |
+| 678–682   | 5    | pending decision: card, discard fallback, move, time tile, panic ram |
+| 683–686   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
+| 687–692   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
+| 693       | 1    | 1 during the opening panic |
+| 694–714   | 21   | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
+| 715–789   | 75   | panic spaces on the track (from the rule data) |
+| 790–792   | 3    | number of players 2/3/4, one-hot |
 
 Everything is public (the cards lie open), except future die rolls.
 
-### Action space (1723 indices; every index has a string, e.g. `ram blue-1 NE target 2 (card 3)`)
+### Action space (996 indices; every index has a readable, typeable string)
 
-Card moves name the mover's own sheep (`blue-1` is the first blue sheep in reading order at the
-start). For a card of type *t* and value *v* the block starts at `KIND_BASE[t*3+v-1]`:
+Moves name the mover's own sheep (`blue-1` is the first blue sheep in reading order at the
+start); kind = type*3 + value-1 with types step, ram, leap, diagonal caravan, row/column caravan,
+trough, herd.
 
-| indices     | action (string) | move index *m* inside the block |
-|-------------|-----------------|-----------------------------------|
-| 0–47        | `step <own sheep> <dir> (card v)`, 3 blocks of 16 | m = sheep*8 + dir |
-| 48–431      | `ram <own sheep> <dir> target <k> (card v)`, 3×128 | m = (sheep*8 + dir)*8 + k-1 |
-| 432–815     | `leap <own sheep> <dir> over <k> (card v)`, 3×128 | m = (sheep*8 + dir)*8 + k-1 |
-| 816–995     | `diagonal caravan <north-most square> <dir> (card v)`, 3×60 | m = diagonal*2 + (0 positive SE/NE, 1 negative NW/SW) |
-| 996–1103    | `row caravan <r> E/W (card v)`, `column caravan <c> S/N (card v)`, 3×36 | m = line*2 + (0 E/S, 1 W/N) |
-| 1104–1115   | `trough <N/E/S/W> (card v)`, 3×4 | m = side |
-| 1116–1121   | `herd cw/ccw (card v)`, 3×2 | m = sense |
-| 1122–1142   | `discard <type> (card v)` (HB-11 fallback) | kind |
-| 1143–1718   | `panic ram <sheep> <dir> target <k>` | sheep*64 + dir*8 + k-1 (sheep 0–7 colours, 8 Thea) |
-| 1719–1722   | `no time tile`, `time tile 1`, `time tile 2`, `time tile 3` | |
+| indices   | string | index inside the block |
+|-----------|--------|------------------------|
+| 0–20      | `play <type> (card v)`, e.g. `play ram (card 3)` | kind |
+| 21–41     | `discard <type> (card v)` (HB-11 fallback) | kind |
+| 42–57     | `step <own sheep> <dir>` | sheep*8 + dir |
+| 58–185    | `ram <own sheep> <dir> target <k>` | (sheep*8 + dir)*8 + k-1 |
+| 186–313   | `leap <own sheep> <dir> over <k>` | (sheep*8 + dir)*8 + k-1 |
+| 314–373   | `diagonal caravan <north-most square> <dir>` | diagonal*2 + (0 SE/NE, 1 NW/SW) |
+| 374–409   | `row caravan <r> E/W`, `column caravan <c> S/N` | line*2 + (0 E/S, 1 W/N), rows 0–8 then columns 0–8 |
+| 410–413   | `trough N/E/S/W` | side |
+| 414–415   | `herd cw`, `herd ccw` | sense |
+| 416–991   | `panic ram <sheep> <dir> target <k>` | sheep*64 + dir*8 + k-1 (sheep 0–7 colours, 8 Thea) |
+| 992–995   | `no time tile`, `time tile 1`, `time tile 2`, `time tile 3` | |
 
 Directions are N NE E SE S SW W NW (indices 0–7). `target k` is the k-th sheep on the ray
 (empty squares may lie between); `over k` leaps the first k sheep on the ray. Squares are
-written `r<row>c<col>`.
+written `r<row>c<col>`; diagonals are numbered "\\" lines (r−c = −7 … 7) then "/" lines
+(r+c = 1 … 15).
 
 ### Rewards
 
@@ -113,7 +121,7 @@ import numpy as np
 from envs.core.aec import MeadowEnv
 from envs.haste_bock import data as D
 from envs.haste_bock import render
-from envs.haste_bock.rules import CARD, DISCARD_BASE, NUM_KINDS, PANIC, TILE, HasteBockGame
+from envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame
 
 # observation layout (see the module docstring)
 PLANES = 0
@@ -127,11 +135,11 @@ TILES = CARDS + 4 * NUM_KINDS
 NO_TROUGH = TILES + 12
 NO_HERD = NO_TROUGH + 4
 PENDING = NO_HERD + 2
-DECIDER = PENDING + 4
+DECIDER = PENDING + 5
 DIE = DECIDER + 4
 OPENING = DIE + 6
-CARD_VALUE = OPENING + 1
-PANIC_TRACK = CARD_VALUE + 3
+CHOSEN_CARD = OPENING + 1
+PANIC_TRACK = CHOSEN_CARD + NUM_KINDS
 PLAYERS = PANIC_TRACK + 75
 OBS_SIZE = PLAYERS + 3
 SCORE_SCALE = 50.0
@@ -190,6 +198,7 @@ class HasteBockEnv(MeadowEnv):
             [81 * (4 if s == D.THEA else 5 if o < 0 else (o - seat) % n) for s, o in enumerate(game.owner)]
             for seat in range(n)
         ]
+        self._orders = [[(seat + i) % n for i in range(n)] for seat in range(n)]
         self._count_padding = [0] * ((4 - n) * NUM_KINDS)
         self._tile_padding = [0] * ((4 - n) * 3)
         return OBS_SIZE
@@ -211,26 +220,29 @@ class HasteBockEnv(MeadowEnv):
         pending = game.pending
         if pending == CARD:
             ones.append(PENDING + (1 if game.is_fallback() else 0))
-        elif pending == TILE:
-            ones.append(PENDING + 2)
-            ones.append(CARD_VALUE + game.card_value - 1)
+        elif pending == MOVE or pending == TILE:
+            ones.append(PENDING + pending + 1)
+            ones.append(CHOSEN_CARD + game.card_kind)
         elif pending == PANIC:
-            ones.append(PENDING + 3)
+            ones.append(PENDING + 4)
             ones.append(DIE + game.die)
             if game.time == 0:
                 ones.append(OPENING)
         if game.player >= 0:
             ones.append(DECIDER + (game.player - seat) % n)
         obs[ones] = 1.0
-        order = [(seat + i) % n for i in range(n)]
-        obs[SCORES : SCORES + n] = [game.scores[p] / SCORE_SCALE for p in order]
+        order = self._orders[seat]
+        scores = game.scores
+        obs[SCORES : SCORES + n] = [scores[p] for p in order]
+        obs[SCORES : SCORES + n] *= 1.0 / SCORE_SCALE
         # cards and tiles are small non-negative counts: one bytes conversion is the fastest route
+        hands, tiles = game.hands, game.tiles
         counts = []
         for p in order:
-            counts += game.hands[p]
+            counts += hands[p]
         counts += self._count_padding
         for p in order:
-            counts += game.tiles[p]
+            counts += tiles[p]
         counts += self._tile_padding
         obs[CARDS:NO_TROUGH] = np.frombuffer(bytes(counts), dtype=np.uint8)
         return obs

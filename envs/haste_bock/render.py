@@ -6,7 +6,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from envs.haste_bock import data as D
-from envs.haste_bock.rules import PENDING_NAMES, HasteBockGame
+from envs.haste_bock.rules import PANIC, PENDING_NAMES, HasteBockGame
 
 ARROWS = "^>v<"
 SHEPHERDS = {2: "Roger", 4: "Jacques"}
@@ -43,8 +43,10 @@ def _status(game: HasteBockGame) -> list[str]:
             + (f" | tiles: {tiles or '-'}" if game.num_agents < 4 else "")
         )
     pending = PENDING_NAMES[game.pending]
-    if game.pending == 2:
+    if game.pending == PANIC:
         pending += f" (die: {D.DIE_FACES[game.die]})"
+    if game.card_kind >= 0:
+        pending += f" (card played: {D.CARD_TYPES[game.card_kind // 3]} {game.card_value})"
     forbidden = []
     if game.no_trough >= 0:
         forbidden.append(f"no trough {D.SIDE_NAMES[game.no_trough]}")

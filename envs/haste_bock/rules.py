@@ -8,21 +8,24 @@ value - 1) and time ``tiles`` (count of 1s, 2s, 3s).
 
 Decisions (the game always rests at one of them):
 
-* ``CARD`` – the player picks an action card *and* its concrete move in one action; when no card
-  has a legal move (HB-11, DECISION) the legal actions are "discard <card>" instead.
+* ``CARD`` – the player picks one of its action cards (only cards with at least one legal move
+  are offered); when no card has a legal move (HB-11, DECISION) the legal actions are
+  "discard <card>" instead.
+* ``MOVE`` – the same player picks the concrete move of the chosen card.
 * ``TILE`` – 2/3 players: the same player then picks a time tile (3 players: or none).
 * ``PANIC`` – the rolling player picks the ram of the rolled colour (opening HB-8, panic spaces
   HB-9). The die is drawn from ``self.rng`` when the panic is triggered; a roll without any
   possible ram is void and resolved automatically.
 
-Action index layout (``NUM_ACTIONS`` = 1723), see :func:`action_layout` and the env docstring:
-card moves 0..1121 (per type, per value 1..3, per move), discards 1122..1142, panic rams
-1143..1718, time tiles 1719..1722.
+Action index layout (``NUM_ACTIONS`` = 996), see :func:`action_layout` and the env docstring:
+cards 0..20 (kind = type * 3 + value - 1), discards 21..41, moves 42..415 (per type), panic rams
+416..991, time tiles 992..995.
 """
 
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left
 from typing import Any
 
 import numpy as np
@@ -32,7 +35,7 @@ from envs.core.snapshot import require, require_int, require_int_list, rng_from_
 from envs.haste_bock import data as D
 from envs.haste_bock.geometry import (
     ADJ, LINE_DIRS, LINE_NAMES, LINES, NUM_DIAGONALS, NUM_LINES, RAY_MASKS, RAYS, SIDE_DIST, SIDE_GROUP,
-    SIDE_SQUARE, STEP,
+    SIDE_SQUARE, SQ_LINE_IDS, STEP,
 )
 
 # ---- action layout -----------------------------------------------------------------------------
@@ -40,20 +43,20 @@ STEP_T, RAM_T, LEAP_T, DIAG_T, LINE_T, TROUGH_T, HERD_T = range(7)
 #: number of concrete moves of each card type
 MOVES_PER_TYPE = (2 * 8, 2 * 8 * 8, 2 * 8 * 8, 2 * NUM_DIAGONALS, 2 * (NUM_LINES - NUM_DIAGONALS), 4, 2)
 NUM_KINDS = 7 * 3
-KIND_BASE: tuple[int, ...] = tuple(
-    sum(3 * MOVES_PER_TYPE[u] for u in range(t)) + (v - 1) * MOVES_PER_TYPE[t] for t in range(7) for v in (1, 2, 3)
-)
-NUM_CARD_ACTIONS = sum(3 * m for m in MOVES_PER_TYPE)  # 1122
-DISCARD_BASE = NUM_CARD_ACTIONS
-PANIC_BASE = DISCARD_BASE + NUM_KINDS  # 1143
-TILE_BASE = PANIC_BASE + D.NUM_SHEEP * 64  # 1719: no tile, 1, 2, 3
-NUM_ACTIONS = TILE_BASE + 4  # 1723
-#: ACTION_KIND[a] / ACTION_MOVE[a] for card actions a < NUM_CARD_ACTIONS
-ACTION_KIND: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) for _ in range(MOVES_PER_TYPE[k // 3]))
-ACTION_MOVE: tuple[int, ...] = tuple(m for k in range(NUM_KINDS) for m in range(MOVES_PER_TYPE[k // 3]))
+CARD_BASE = 0
+DISCARD_BASE = CARD_BASE + NUM_KINDS  # 21
+MOVE_BASE = DISCARD_BASE + NUM_KINDS  # 42
+#: TYPE_BASE[t]: first action index of the moves of card type t
+TYPE_BASE: tuple[int, ...] = tuple(MOVE_BASE + sum(MOVES_PER_TYPE[:t]) for t in range(7))
+PANIC_BASE = MOVE_BASE + sum(MOVES_PER_TYPE)  # 416
+TILE_BASE = PANIC_BASE + D.NUM_SHEEP * 64  # 992: no tile, 1, 2, 3
+NUM_ACTIONS = TILE_BASE + 4  # 996
+#: ACTION_TYPE[a - MOVE_BASE] / ACTION_MOVE[a - MOVE_BASE] for move actions
+ACTION_TYPE: tuple[int, ...] = tuple(t for t in range(7) for _ in range(MOVES_PER_TYPE[t]))
+ACTION_MOVE: tuple[int, ...] = tuple(m for t in range(7) for m in range(MOVES_PER_TYPE[t]))
 
-CARD, TILE, PANIC, OVER = range(4)
-PENDING_NAMES = ("card", "tile", "panic", "over")
+CARD, MOVE, TILE, PANIC, OVER = range(5)
+PENDING_NAMES = ("card", "move", "tile", "panic", "over")
 #: sheep a panic ram may use per die face (HB-6): colours, black = Thea, white = any
 DIE_RAMMERS = ((0, 1), (2, 3), (4, 5), (6, 7), (8,), tuple(range(9)))
 #: STEP_MOVES[sq]: (direction, neighbour) pairs of a square inside the fence
@@ -67,20 +70,25 @@ CARAVAN_CHECKS = tuple(
     )
     for first, last in ((0, NUM_DIAGONALS), (NUM_DIAGONALS, NUM_LINES))
 )
+#: LINES_THROUGH[row/column?][sq]: the diagonals (False) or the row and column (True) through sq
+LINES_THROUGH = tuple(
+    tuple(tuple(i for i in SQ_LINE_IDS[sq] if (i >= NUM_DIAGONALS) == rc) for sq in range(D.SQUARES))
+    for rc in (False, True)
+)
 #: bit masks of the squares strictly below / above a row and left / right of a column
 BELOW_ROW = tuple(sum(1 << q for q in range(D.SQUARES) if q // 9 > r) for r in range(9))
 ABOVE_ROW = tuple(sum(1 << q for q in range(D.SQUARES) if q // 9 < r) for r in range(9))
 LEFT_OF_COL = tuple(sum(1 << q for q in range(D.SQUARES) if q % 9 < c) for c in range(9))
 RIGHT_OF_COL = tuple(sum(1 << q for q in range(D.SQUARES) if q % 9 > c) for c in range(9))
 TYPE_WORDS = tuple(t.replace("_", " ").replace("row column", "row/column") for t in D.CARD_TYPES)
+#: CARAVAN_FIRST[t]: first caravan line id of a caravan type
+CARAVAN_FIRST = {DIAG_T: 0, LINE_T: NUM_DIAGONALS}
 
 
 def action_layout() -> list[tuple[str, int, int]]:
     """(block name, first index, size) of every block of the action space."""
-    out = [
-        (f"{D.CARD_TYPES[k // 3]} card {k % 3 + 1}", KIND_BASE[k], MOVES_PER_TYPE[k // 3]) for k in range(NUM_KINDS)
-    ]
-    out.append(("discard", DISCARD_BASE, NUM_KINDS))
+    out = [("card", CARD_BASE, NUM_KINDS), ("discard", DISCARD_BASE, NUM_KINDS)]
+    out += [(f"{D.CARD_TYPES[t]} move", TYPE_BASE[t], MOVES_PER_TYPE[t]) for t in range(7)]
     out.append(("panic ram", PANIC_BASE, D.NUM_SHEEP * 64))
     out.append(("time tile", TILE_BASE, 4))
     return out
@@ -125,7 +133,8 @@ class HasteBockGame(Game):
         self.player = 0
         self.die = -1
         self.opening = [0, 1, 0, 1] if n == 2 else list(range(n))
-        self.card_value = 0
+        self.card_value = 0  # value of the card played this turn (while its move or tile is pending)
+        self.card_kind = -1  # the card chosen this turn while its move or time tile is pending
         self.no_trough = -1  # trough side the player to move may not play (HB-16)
         self.no_herd = -1  # herd sense (0 cw, 1 ccw) the player to move may not play (HB-17)
         self.after_trough = -1  # what the current turn forbids the next player
@@ -196,22 +205,28 @@ class HasteBockGame(Game):
         return self.pending == CARD and bool(self._legal) and self._legal[0] >= DISCARD_BASE
 
     def apply(self, action: int) -> None:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if action not in self._legal:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        i = bisect_left(legal, action)
+        if i == len(legal) or legal[i] != action:
             raise IllegalActionError(
                 f"illegal action {action!r} for player {self.current_agent}; legal: {self._legal}"
             )
         self._legal = None
-        if action < NUM_CARD_ACTIONS:
-            kind = ACTION_KIND[action]
-            self.hands[self.player][kind] -= 1
-            self._play(kind // 3, ACTION_MOVE[action])
-            self._after_card(kind % 3 + 1)
-        elif action < PANIC_BASE:
+        if action < DISCARD_BASE:  # choose a card: the card leaves the game, its move follows
+            self.hands[self.player][action] -= 1
+            self.card_kind = action
+            self.card_value = action % 3 + 1
+            self.pending = MOVE
+        elif action < MOVE_BASE:
             kind = action - DISCARD_BASE
             self.hands[self.player][kind] -= 1
+            self.card_kind = kind
             self._after_card(kind % 3 + 1)
+        elif action < PANIC_BASE:
+            self._play(ACTION_TYPE[action - MOVE_BASE], ACTION_MOVE[action - MOVE_BASE])
+            self._after_card(self.card_value)
         elif action < TILE_BASE:
             m = action - PANIC_BASE
             self._ram(m >> 6, (m >> 3) & 7, (m & 7) + 1)
@@ -230,11 +245,28 @@ class HasteBockGame(Game):
     def _compute_legal(self) -> list[int]:
         pending = self.pending
         if pending == CARD:
-            out = self._card_actions()
+            hand = self.hands[self.player]
+            occupancy = self._occupancy()
+            out = []
+            jumps = None  # ram and leap have the same legal targets
+            for t in range(7):
+                k = 3 * t
+                if hand[k] or hand[k + 1] or hand[k + 2]:
+                    if t == RAM_T or t == LEAP_T:
+                        if jumps is None:
+                            jumps = self._has_move(t, occupancy)
+                        possible = jumps
+                    else:
+                        possible = self._has_move(t, occupancy)
+                    if possible:
+                        out += [k + v for v in (0, 1, 2) if hand[k + v]]
             if not out:  # HB-11 fallback: discard any card
-                hand = self.hands[self.player]
                 out = [DISCARD_BASE + k for k in range(NUM_KINDS) if hand[k]]
             return out
+        if pending == MOVE:
+            t = self.card_kind // 3
+            base = TYPE_BASE[t]
+            return [base + m for m in self._type_moves(t, self._occupancy())]
         if pending == TILE:
             tiles = self.tiles[self.player]
             out = [] if self.tile_mandatory else [TILE_BASE]
@@ -242,58 +274,68 @@ class HasteBockGame(Game):
             return out
         if pending == PANIC:
             rammers = DIE_RAMMERS[self.die]
-            return self._jump_moves([self.pos[s] for s in rammers], PANIC_BASE + rammers[0] * 64)
+            return self._jump_moves([self.pos[s] for s in rammers], PANIC_BASE + rammers[0] * 64, self._occupancy())
         return []
 
-    def _card_actions(self) -> list[int]:
-        hand = self.hands[self.player]
-        board = self.board
-        pos = self.pos
-        own = (pos[2 * self.player], pos[2 * self.player + 1])
+    def _occupancy(self) -> int:
         occupancy = 0
-        for sq in pos:
+        for sq in self.pos:
             occupancy |= 1 << sq
-        out: list[int] = []
-        jumps = None  # ram and leap share their legal (sheep, direction, k) triples
-        for t in range(7):
-            k = t * 3
-            if not (hand[k] or hand[k + 1] or hand[k + 2]):
-                continue
-            if t == STEP_T:
-                moves = [m for m, n in STEP_MOVES[own[0]] if board[n] < 0]
-                moves += [m + 8 for m, n in STEP_MOVES[own[1]] if board[n] < 0]
-            elif t == RAM_T or t == LEAP_T:
-                if jumps is None:
-                    jumps = self._jump_moves(own, 0, occupancy)
-                moves = jumps
-            elif t == DIAG_T or t == LINE_T:
-                # a line is legal in a direction when it holds a sheep and its end square there is
-                # empty (the lead sheep does not stand on the fence), HB-15
-                # a line is legal in a direction when it holds a sheep and its end square that way
-                # is empty, i.e. the lead sheep does not stand on the fence (HB-15)
-                moves = [
-                    m for m, line, end in CARAVAN_CHECKS[t == LINE_T] if occupancy & line and not occupancy & end
-                ]
-            elif t == TROUGH_T:
-                moves = self._trough_sides(occupancy)
-            else:
-                moves = [sense for sense in (0, 1) if sense != self.no_herd]
-            for v in (0, 1, 2):
-                if hand[k + v]:
-                    base = KIND_BASE[k + v]
-                    out += [base + m for m in moves]
-        return out
+        return occupancy
 
-    def _jump_moves(self, rammers, base: int, occupancy: int = -1) -> list[int]:
+    def _has_move(self, t: int, occupancy: int) -> bool:
+        """Whether card type ``t`` has at least one legal move (the card decision; early exits)."""
+        board = self.board
+        own = (self.pos[2 * self.player], self.pos[2 * self.player + 1])
+        if t == STEP_T:
+            return any(board[n] < 0 for sq in own for _, n in STEP_MOVES[sq])
+        if t == RAM_T or t == LEAP_T:
+            for sq in own:
+                rays, masks = RAYS[sq], RAY_MASKS[sq]
+                for d in range(8):
+                    if occupancy & masks[d]:
+                        occupied = False
+                        for s in rays[d]:
+                            if board[s] >= 0:
+                                occupied = True
+                            elif occupied:
+                                return True
+            return False
+        if t == DIAG_T or t == LINE_T:
+            through = LINES_THROUGH[t == LINE_T]
+            for sq in self.pos:
+                for i in through[sq]:
+                    line = LINES[i]
+                    if board[line[0]] < 0 or board[line[-1]] < 0:
+                        return True
+            return False
+        if t == TROUGH_T:
+            return bool(self._trough_sides(occupancy))
+        return True  # herd: at most one of the two senses is forbidden
+
+    def _type_moves(self, t: int, occupancy: int) -> list[int]:
+        """Legal move indices (inside the type's block) of card type ``t`` for the player to move."""
+        board = self.board
+        own = (self.pos[2 * self.player], self.pos[2 * self.player + 1])
+        if t == STEP_T:  # HB-12
+            moves = [m for m, n in STEP_MOVES[own[0]] if board[n] < 0]
+            return moves + [m + 8 for m, n in STEP_MOVES[own[1]] if board[n] < 0]
+        if t == RAM_T or t == LEAP_T:  # HB-13, HB-14
+            return self._jump_moves(own, 0, occupancy)
+        if t == DIAG_T or t == LINE_T:
+            # a line is legal in a direction when it holds a sheep and its end square that way
+            # is empty, i.e. the lead sheep does not stand on the fence (HB-15)
+            return [m for m, line, end in CARAVAN_CHECKS[t == LINE_T] if occupancy & line and not occupancy & end]
+        if t == TROUGH_T:  # HB-16
+            return self._trough_sides(occupancy)
+        return [sense for sense in (0, 1) if sense != self.no_herd]  # HB-17
+
+    def _jump_moves(self, rammers, base: int, occupancy: int) -> list[int]:
         """``base + (index * 8 + d) * 8 + k - 1`` for every legal ram / leap of each rammer square.
 
         Target k is legal when the k-th sheep on the ray has an empty square behind it: the ram's
         target moves there (HB-13), the leaper lands there (HB-14)."""
         board = self.board
-        if occupancy < 0:
-            occupancy = 0
-            for sq in self.pos:
-                occupancy |= 1 << sq
         out = []
         for j, sq in enumerate(rammers):
             rays = RAYS[sq]
@@ -358,7 +400,7 @@ class HasteBockGame(Game):
                         break
             self._move(s, ray[ray.index(sq) + 1])
         elif t == DIAG_T or t == LINE_T:  # HB-15
-            self._caravan(m // 2 + (NUM_DIAGONALS if t == LINE_T else 0), m & 1)
+            self._caravan(m // 2 + CARAVAN_FIRST[t], m & 1)
         elif t == TROUGH_T:  # HB-16
             self._trough(m)
             self.after_trough = (m + 2) % 4
@@ -449,6 +491,7 @@ class HasteBockGame(Game):
         self.no_trough, self.no_herd = self.after_trough, self.after_herd
         self.after_trough = self.after_herd = -1
         self.card_value = 0
+        self.card_kind = -1
         old = self.time
         new = min(old + dt, D.PEN_1 if old < D.PEN_1 else D.PEN_2)  # HB-18
         self.time = new
@@ -525,27 +568,26 @@ class HasteBockGame(Game):
     def action_to_string(self, action: int) -> str:
         if not 0 <= action < NUM_ACTIONS:
             raise ValueError(f"action {action} out of range 0..{NUM_ACTIONS - 1}")
-        if action < NUM_CARD_ACTIONS:
-            kind, m = ACTION_KIND[action], ACTION_MOVE[action]
-            t, card = kind // 3, f"(card {kind % 3 + 1})"
-            p = self.current_agent
+        if action < MOVE_BASE:
+            kind = action % NUM_KINDS
+            verb = "play" if action < DISCARD_BASE else "discard"
+            return f"{verb} {TYPE_WORDS[kind // 3]} (card {kind % 3 + 1})"
+        if action < PANIC_BASE:
+            t, m = ACTION_TYPE[action - MOVE_BASE], ACTION_MOVE[action - MOVE_BASE]
             if t in (STEP_T, RAM_T, LEAP_T):
                 j = m >> 3 if t == STEP_T else m >> 6
+                p = self.current_agent
                 sheep = D.SHEEP_NAMES[2 * p + j] if p >= 0 else f"own-{j + 1}"
                 if t == STEP_T:
-                    return f"step {sheep} {D.DIR_NAMES[m & 7]} {card}"
-                word = "ram" if t == RAM_T else "leap"
-                what = "target" if t == RAM_T else "over"
-                return f"{word} {sheep} {D.DIR_NAMES[(m >> 3) & 7]} {what} {(m & 7) + 1} {card}"
+                    return f"step {sheep} {D.DIR_NAMES[m & 7]}"
+                word, what = ("ram", "target") if t == RAM_T else ("leap", "over")
+                return f"{word} {sheep} {D.DIR_NAMES[(m >> 3) & 7]} {what} {(m & 7) + 1}"
             if t in (DIAG_T, LINE_T):
-                i = m // 2 + (NUM_DIAGONALS if t == LINE_T else 0)
-                return f"{LINE_NAMES[i]} {D.DIR_NAMES[LINE_DIRS[i][m & 1]]} {card}"
+                i = m // 2 + CARAVAN_FIRST[t]
+                return f"{LINE_NAMES[i]} {D.DIR_NAMES[LINE_DIRS[i][m & 1]]}"
             if t == TROUGH_T:
-                return f"trough {D.SIDE_NAMES[m]} {card}"
-            return f"herd {('cw', 'ccw')[m]} {card}"
-        if action < PANIC_BASE:
-            kind = action - DISCARD_BASE
-            return f"discard {TYPE_WORDS[kind // 3]} (card {kind % 3 + 1})"
+                return f"trough {D.SIDE_NAMES[m]}"
+            return f"herd {('cw', 'ccw')[m]}"
         if action < TILE_BASE:
             m = action - PANIC_BASE
             return f"panic ram {D.SHEEP_NAMES[m >> 6]} {D.DIR_NAMES[(m >> 3) & 7]} target {(m & 7) + 1}"
@@ -610,8 +652,8 @@ class HasteBockGame(Game):
         return twin
 
     _INT_FIELDS = (
-        ("facing", 0, 3), ("time", 0, D.TRACK_END), ("pending", 0, 3), ("player", -1, 3), ("die", -1, 5),
-        ("card_value", 0, 3), ("no_trough", -1, 3), ("no_herd", -1, 1), ("after_trough", -1, 3),
+        ("facing", 0, 3), ("time", 0, D.TRACK_END), ("pending", 0, 4), ("player", -1, 3), ("die", -1, 5),
+        ("card_value", 0, 3), ("card_kind", -1, NUM_KINDS - 1), ("no_trough", -1, 3), ("no_herd", -1, 1), ("after_trough", -1, 3),
         ("after_herd", -1, 1), ("turn", 0, 10**6),
     )
 
@@ -662,8 +704,12 @@ class HasteBockGame(Game):
             raise ValueError(f"{where}: field 'player'={player} does not fit field 'pending'={pending}")
         if (pending == PANIC) != (die >= 0):
             raise ValueError(f"{where}: field 'die' must be set exactly while a panic ram is pending")
-        if (pending == TILE) != (values["card_value"] > 0):
-            raise ValueError(f"{where}: field 'card_value' must be set exactly while a time tile is pending")
+        if (pending in (MOVE, TILE)) != (values["card_value"] > 0):
+            raise ValueError(f"{where}: field 'card_value' must be set exactly while a move or time tile is pending")
+        if (pending in (MOVE, TILE)) != (values["card_kind"] >= 0) or (
+            values["card_kind"] >= 0 and values["card_kind"] % 3 + 1 != values["card_value"]
+        ):
+            raise ValueError(f"{where}: field 'card_kind' must name the chosen card exactly while its move or tile is pending")
         game._place(pos)
         game.scores = list(scores)
         game.hands = [list(h) for h in hands]
@@ -671,6 +717,6 @@ class HasteBockGame(Game):
         game.opening = list(opening)
         for field, value in values.items():
             setattr(game, "_turn" if field == "turn" else field, value)
-        if pending in (CARD, TILE, PANIC) and not game.legal_actions():
+        if pending != OVER and not game.legal_actions():
             raise ValueError(f"{where}: field 'pending'={pending} has no legal action in this position")
         return game

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import envs  # noqa: F401  (registers the games)
 from envs.haste_bock import env as E
-from envs.haste_bock.rules import NUM_ACTIONS, action_layout
+from envs.haste_bock.rules import CARD, NUM_ACTIONS, PANIC, action_layout
 from envs.haste_bock_v0 import env as wrapped_env
 from envs.haste_bock_v0 import raw_env
 
@@ -44,14 +44,12 @@ def test_registered_with_pettingzoo():
 
 def test_action_layout_matches_the_documented_blocks():
     layout = action_layout()
-    assert sum(size for _, _, size in layout) == NUM_ACTIONS == 1723
-    starts = {name: start for name, start, _ in layout}
-    assert starts["step card 1"] == 0 and starts["ram card 1"] == 48 and starts["leap card 1"] == 432
-    assert starts["diagonal_caravan card 1"] == 816 and starts["row_column_caravan card 1"] == 996
-    assert starts["trough card 1"] == 1104 and starts["herd card 1"] == 1116
-    assert (starts["discard"], starts["panic ram"], starts["time tile"]) == (1122, 1143, 1719)
-    for name, start, size in layout:
-        assert f"{start}" in E.__doc__ or name.endswith(("2", "3")), name
+    assert sum(size for _, _, size in layout) == NUM_ACTIONS == 996
+    start = 0
+    for name, first, size in layout:
+        assert first == start, name
+        assert f"| {first}–{first + size - 1} " in E.__doc__, name  # the docstring table lists the block
+        start += size
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)
@@ -92,18 +90,21 @@ def test_observation_shows_the_die_the_pending_decision_and_the_no_undo_rule():
     env = raw_env(num_players=2)
     env.reset(seed=4)
     obs = env.observe(env.agent_selection)["observation"]
-    assert env.game.pending == 2  # the opening panic
-    assert obs[E.PENDING + 3] == 1 and obs[E.OPENING] == 1 and obs[E.DIE + env.game.die] == 1
-    while env.game.pending != 0:
+    assert env.game.pending == PANIC  # the opening panic
+    assert obs[E.PENDING + 4] == 1 and obs[E.OPENING] == 1 and obs[E.DIE + env.game.die] == 1
+    while env.game.pending != CARD:
         env.step(env.legal_actions()[0])
-    trough = [a for a in env.legal_actions() if env.action_to_string(a).startswith("trough N")]
-    env.step(trough[0])
+    env.step(env.string_to_action("play trough (card 3)"))
     obs = env.observe(env.agent_selection)["observation"]
-    assert obs[E.PENDING + 2] == 1 and obs[E.CARD_VALUE + env.game.card_value - 1] == 1
+    assert obs[E.PENDING + 2] == 1 and obs[E.CHOSEN_CARD + 5 * 3 + 2] == 1
+    side = env.action_to_string(env.legal_actions()[0]).split()[1]
     env.step(env.legal_actions()[0])
-    if env.game.pending == 0:
+    obs = env.observe(env.agent_selection)["observation"]
+    assert obs[E.PENDING + 3] == 1 and obs[E.CHOSEN_CARD + 5 * 3 + 2] == 1  # the tile follows
+    env.step(env.legal_actions()[0])
+    if env.game.pending == CARD:
         obs = env.observe(env.agent_selection)["observation"]
-        assert obs[E.NO_TROUGH + 2] == 1  # the next player may not trough south
+        assert obs[E.NO_TROUGH + "NESW".index(side) ^ 2] == 1  # the next player may not trough back
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from envs.core.rewards import rank_rewards
-from envs.haste_bock.rules import CARD, NUM_CARD_ACTIONS, PANIC, TILE, HasteBockGame
+from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
 
 GAMES_PER_COUNT = 340  # x 3 player counts = 1,020 games
 
@@ -38,10 +38,12 @@ def test_random_games_keep_the_invariants(num_players):
             assert last_time <= game.time <= 74 and not (last_time < 37 < game.time)
             if pending == PANIC:
                 assert game.time == last_time
-            if pending == CARD:  # the card leaves the game; a card move moves a sheep or turns (HB-10)
+            if pending == CARD:  # the card leaves the game
                 assert sum(game.hands[player]) == cards - 1
-                if action < NUM_CARD_ACTIONS:
-                    assert game.pos != pos or game.facing != facing
+            if pending == MOVE:  # a card move moves a sheep or turns the flock (HB-10)
+                assert game.pos != pos or game.facing != facing
+            if game.pending == MOVE:
+                assert game.player == player and pending == CARD
             if game.pending == TILE:
                 assert game.player == player
             last_time = game.time

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.haste_bock.rules import CARD, PANIC, TILE, HasteBockGame
+from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
 
-from .helpers import ALBERT, DORIS, HELGA, PETER, after, game_at, is_legal, legal_strings, norm, play
+from .helpers import ALBERT, DORIS, HELGA, PETER, after, game_at, is_legal, legal_strings, moves, norm, play
 
 # ---- HB-13: ram (figures 4.1 – 4.6) -------------------------------------------------------------
 
@@ -140,7 +140,7 @@ def test_HB_13_ram_target_needs_an_empty_square_inside_the_fence():
 
 def test_HB_13_ram_is_own_sheep_only():
     game = game_at(FIG_4_4, to_move=PETER)
-    rammers = {s.split()[1] for s in legal_strings(game) if s.startswith("ram")}
+    rammers = {s.split()[1] for s in moves(game, "play ram (card 2)")}
     assert rammers <= {"yellow-1", "yellow-2"} and rammers
 
 
@@ -394,7 +394,7 @@ def test_HB_10_every_legal_card_move_moves_a_sheep_or_turns_the_flock():
         game = HasteBockGame(4, np.random.default_rng(seed))
         while not game.is_over:
             legal = game.legal_actions()
-            if game.pending == CARD and legal[0] < 1122:
+            if game.pending == MOVE:
                 for action in legal:
                     twin = game.clone()
                     twin.apply(action)
@@ -424,9 +424,9 @@ def test_HB_11_no_legal_card_means_discarding_one_card_whose_time_counts():
 
 def test_HB_12_step_moves_one_own_sheep_to_a_free_neighbour():
     game = game_at(FIG_9, to_move=HELGA)
-    steps = [s for s in legal_strings(game) if s.startswith("step")]
+    steps = moves(game, "play step (card 1)")
     assert len(steps) == 15  # green-1 has 8 free neighbours, green-2 7 (yellow stands SW of it)
-    assert "step green-2 SW (card 1)" not in steps
+    assert "step green-2 SW" not in steps
     assert all(s.split()[1] in ("green-1", "green-2") for s in steps)
     play(game, "step green-2 NE (card 1)")
     assert game.board_text().splitlines()[5] == "..R..G..."
@@ -441,7 +441,19 @@ def test_HB_9_two_players_choose_a_card_then_a_mandatory_time_tile():
     assert game.time == 5 and game.tiles[0] == [4, 4, 3] and game.player == PETER
 
 
-@pytest.mark.parametrize("text", ["ram blue-1 NE target 2 (card 3)", "step blue-2 S (card 1)", "herd ccw (card 1)"])
+@pytest.mark.parametrize(
+    "text",
+    ["play ram (card 3)", "ram blue-1 NE target 2", "leap blue-2 W over 3", "herd ccw", "discard leap (card 3)",
+     "panic ram thea SW target 1", "time tile 2", "no time tile", "diagonal caravan r0c2 SW", "column caravan 4 N"],
+)
 def test_HB_9_action_strings_are_readable_and_round_trip(text):
     game = game_at(FIG_9)
     assert game.action_to_string(game.string_to_action(text)) == text
+
+
+def test_HB_9_a_turn_is_card_then_move_of_the_same_player():
+    game = game_at(FIG_9)
+    assert "play leap (card 3)" in legal_strings(game)
+    play(game, "play leap (card 3)")
+    assert game.pending == MOVE and game.player == DORIS and game.hands[0][2 * 3 + 2] == 0
+    assert all(s.startswith("leap blue-") for s in legal_strings(game))

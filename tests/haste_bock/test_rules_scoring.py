@@ -237,7 +237,8 @@ def test_HB_23_two_players_must_add_one_of_twelve_tiles():
     assert game.tiles == [[4, 4, 4], [4, 4, 4]]
     while game.pending != CARD:
         game.apply(game.legal_actions()[0])
-    game.apply(game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])  # the card
+    game.apply(game.legal_actions()[0])  # its move
     assert game.pending == TILE
     assert [game.action_to_string(a) for a in game.legal_actions()] == ["time tile 1", "time tile 2", "time tile 3"]
 
@@ -274,6 +275,7 @@ def test_HB_24_panic_after_the_last_card_still_happens():
     for seed in range(20):
         game = game_at(QUIET, time=1, seed=seed, rule_data=rule_data)
         for _ in range(4):  # 1 -> 3 -> 5 -> 7 -> 9: Albert plays the last card onto the panic space
+            game.apply(game.legal_actions()[0])
             game.apply(game.legal_actions()[0])
         if game.pending == PANIC:
             break

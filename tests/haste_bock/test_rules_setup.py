@@ -11,7 +11,7 @@ from envs.haste_bock import data as D
 from envs.haste_bock.rules import CARD, PANIC, HasteBockGame
 from envs.haste_bock_v0 import raw_env
 
-from .helpers import game_at, is_legal, legal_strings, play
+from .helpers import game_at, is_legal, legal_strings, moves, play
 
 SPARSE = """
 .........
@@ -40,7 +40,7 @@ def test_HB_1_pasture_is_9x9_and_the_fence_stops_every_action():
     .R.....R.
     B.......G
     """
-    steps = [s.split()[2] for s in legal_strings(game_at(corner)) if s.startswith("step blue-1")]
+    steps = [s.split()[2] for s in moves(game_at(corner), "play step (card 1)") if s.startswith("step blue-1")]
     assert sorted(steps) == ["E", "S", "SE"]
 
 
