@@ -394,6 +394,11 @@ def test_HB_10_every_legal_card_move_moves_a_sheep_or_turns_the_flock():
         game = HasteBockGame(4, np.random.default_rng(seed))
         while not game.is_over:
             legal = game.legal_actions()
+            if game.pending == CARD:  # a card is offered iff its type has a legal move
+                offered = {a // 3 for a in legal if a < 21}
+                with_moves = {t for t in range(7) if game._type_moves(t, game._occupancy())}
+                held = {k // 3 for k in range(21) if game.hands[game.player][k]}
+                assert offered == with_moves & held
             if game.pending == MOVE:
                 for action in legal:
                     twin = game.clone()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from envs.haste_bock.rules import CARD, OVER, PANIC, TILE, HasteBockGame
 from envs.haste_bock_v0 import raw_env
@@ -74,22 +75,19 @@ G.......B
 """
 
 
-def test_HB_19_figure_11_albert_scores_2_for_orthogonal_neighbours():
-    game = game_at(FIG_11, time=3, to_move=ALBERT)
+@pytest.mark.parametrize(
+    "player,scores",
+    [
+        (ALBERT, [0, 0, 0, 2]),  # orthogonal neighbours: 2
+        (PETER, [0, 1, 0, 0]),  # diagonal neighbours: 1
+        (DORIS, [0, 0, 0, 0]),  # distant sheep: nothing; and only the active player scores
+    ],
+    ids=["albert_2_orthogonal", "peter_1_diagonal", "doris_0_apart"],
+)
+def test_HB_19_figure_11_phase_1_the_active_player_scores_its_pair(player, scores):
+    game = game_at(FIG_11, time=3, to_move=player)
     play(game, "herd cw (card 1)")  # ends the turn on 4 (phase 1)
-    assert game.scores == [0, 0, 0, 2]
-
-
-def test_HB_19_figure_11_peter_would_score_1_for_diagonal_neighbours():
-    game = game_at(FIG_11, time=3, to_move=PETER)
-    play(game, "herd cw (card 1)")
-    assert game.scores == [0, 1, 0, 0]
-
-
-def test_HB_19_only_the_active_player_and_nothing_for_distant_sheep():
-    game = game_at(FIG_11, time=3, to_move=DORIS)
-    play(game, "herd cw (card 1)")
-    assert game.scores == [0, 0, 0, 0]
+    assert game.scores == scores
 
 
 # ---- HB-21: phase 2 (figure 12) -----------------------------------------------------------------
@@ -161,16 +159,15 @@ B...G....
 """
 
 
-def test_HB_20_figure_13_peter_scores_2_per_orthogonal_neighbour_of_thea():
-    game = game_at(FIG_13, time=40, to_move=PETER)
+@pytest.mark.parametrize(
+    "player,scores",
+    [(PETER, [0, 4, 0, 0]), (ALBERT, [0, 0, 0, 1])],  # 2 per orthogonal, 1 per diagonal neighbour
+    ids=["peter_2_plus_2", "albert_1_diagonal"],
+)
+def test_HB_20_figure_13_phase_3_the_active_player_scores_next_to_thea(player, scores):
+    game = game_at(FIG_13, time=40, to_move=player)
     play(game, "herd cw (card 1)")  # 40 -> 41, phase 3
-    assert game.scores == [0, 4, 0, 0]
-
-
-def test_HB_20_figure_13_albert_would_score_1_for_a_diagonal_neighbour():
-    game = game_at(FIG_13, time=40, to_move=ALBERT)
-    play(game, "herd cw (card 1)")
-    assert game.scores == [0, 0, 0, 1]
+    assert game.scores == scores
 
 
 # ---- HB-21: phase 4 (figure 14) -----------------------------------------------------------------
