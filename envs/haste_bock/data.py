@@ -3,7 +3,23 @@ facts that are not published anywhere we could read.
 
 Everything marked **RECONSTRUCTED** lives in :data:`DEFAULT_RULE_DATA` and can be replaced through
 the env option ``rule_data`` (a dict with any of its keys) without touching the rules logic.
-Choices where the rulebooks are silent are marked **DECISION**.
+Choices where the rulebooks are silent are marked **DECISION**:
+
+* HB-11 (spec): a player whose cards all lack a legal move discards one card of its choice; its
+  time (and, with 2/3 players, a time tile) still counts.
+* HB-21 (spec): phase 2 counts occupied rows only (Hungarian text); env option
+  ``phase2_rows="consecutive"`` gives the Chinese reading (four consecutive rows from the front).
+* HB-23: the 2-player time tiles are four 1s, four 2s, four 3s (``two_player_tiles``).
+* HB-16/17 no-undo: the restriction binds the immediately following player's next card play; a
+  panic ram in between does not lift it, the end of that player's turn does.
+* HB-9: a turn is the decisions "card", then "move" (then "time tile"); the card leaves the game
+  when it is chosen, and only cards with at least one legal move are offered.
+* HB-8/HB-9: the panic rammer may be any sheep of the rolled colour, also a neutral one.
+* HB-24: the end "no player has an action card left" is checked after the last turn, including a
+  panic ram it triggers; with 3 players the unused-tile penalty is applied at either end.
+* HB-24: players tied on score and unused card values share the place (and the reward).
+* Sheep names: ``<colour>-1`` is the first sheep of its colour in reading order at the start;
+  the names stay with the sheep.
 """
 
 from __future__ import annotations

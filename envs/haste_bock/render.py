@@ -10,6 +10,7 @@ from envs.haste_bock.rules import PANIC, PENDING_NAMES, HasteBockGame
 
 ARROWS = "^>v<"
 SHEPHERDS = {2: "Roger", 4: "Jacques"}
+CARD_LABELS = ("step", "ram", "leap", "diag", "rowcol", "trough", "herd")
 
 
 def _track_line(game: HasteBockGame) -> str:
@@ -33,7 +34,7 @@ def _status(game: HasteBockGame) -> list[str]:
     for p in range(game.num_agents):
         hand = game.hands[p]
         cards = " ".join(
-            f"{D.CARD_TYPES[k // 3].split('_')[0]}{k % 3 + 1}" + (f"x{hand[k]}" if hand[k] > 1 else "")
+            f"{CARD_LABELS[k // 3]}{k % 3 + 1}" + (f"x{hand[k]}" if hand[k] > 1 else "")
             for k in range(len(hand)) if hand[k]
         )
         tiles = " ".join(str(v) for v in (1, 2, 3) for _ in range(game.tiles[p][v - 1]))

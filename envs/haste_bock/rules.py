@@ -702,6 +702,8 @@ class HasteBockGame(Game):
         pending, player, die = values["pending"], values["player"], values["die"]
         if (pending == OVER) != (player == -1 and not opening) or player >= n:
             raise ValueError(f"{where}: field 'player'={player} does not fit field 'pending'={pending}")
+        if opening and pending != PANIC:
+            raise ValueError(f"{where}: field 'opening' lists rollers but no panic ram is pending")
         if (pending == PANIC) != (die >= 0):
             raise ValueError(f"{where}: field 'die' must be set exactly while a panic ram is pending")
         if (pending in (MOVE, TILE)) != (values["card_value"] > 0):
