@@ -1,0 +1,257 @@
+# noqa: D212, D415
+"""
+# Haste Bock?
+
+Zoch 2006 (a re-edition of *Shear Panic* by Gordon & Fraser Lamont): 2–4 players herd their two
+sheep on a 9×9 pasture. Rules: `shared/rules/haste_bock.md` (HB-1 … HB-24).
+
+| Creation           | `make("aec", "meadowzoo/haste_bock-v0", num_players=4)`            |
+|--------------------|--------------------------------------------------------------------|
+| Actions            | Discrete                                                           |
+| Parallel API       | No                                                                 |
+| Manual Control     | Yes (`action_to_string` / `string_to_action`)                      |
+| Agents             | `['player_0', …, 'player_{n-1}']`, seat order = turn order         |
+| Agents             | 2, 3 or 4                                                          |
+| Action Shape       | (1,)                                                               |
+| Action Values      | Discrete(996)                                                      |
+| Observation Shape  | {"observation": (793,) float32, "action_mask": (996,) int8}        |
+| Observation Values | see the table below                                                |
+
+Seat *i* plays colour *i* (blue, yellow, green, red). With 3 players red is neutral, with 2 players
+green and red are neutral; Thea (black) belongs to nobody.
+
+### Decisions
+
+A player's turn is two or three consecutive decisions of the same agent:
+
+1. **card** – `play <type> (card v)`: one of the player's action cards; only cards with at least
+   one legal move are offered. If no card has a legal move the legal actions are
+   `discard <type> (card v)` instead (HB-11, DECISION) and decision 2 is skipped.
+2. **move** – the concrete move of the chosen card, e.g. `ram blue-1 NE target 2`.
+3. **time tile** – only with 2 players (mandatory, one of the remaining 1s/2s/3s) or 3 players
+   (optional: `no time tile` or a remaining tile); the move is already on the board, the time
+   marker moves by card + tile afterwards.
+
+The card leaves the game when it is chosen. Splitting card and move keeps the action space small
+(996 instead of 1,700+ indices with a value copy of every move) and the move generation cheap.
+
+A **panic ram** (the opening, HB-8, and a turn ending on a panic space, HB-9) is a decision of the
+rolling player: the die is rolled from the env's seeded generator when the panic is triggered and
+shown in the observation; the player picks a ram with a sheep of the rolled colour. A roll that
+allows no ram is void and resolved without a decision.
+
+### Observation (egocentric: "seat 0" = the observer, then the following seats)
+
+| slice     | size | meaning |
+|-----------|------|---------|
+| 0–485     | 6×81 | planes over the squares (index row*9+col, row 0 = north): 0 own sheep, 1–3 the sheep of the next seats (zero if absent), 4 Thea, 5 neutral sheep |
+| 486–489   | 4    | common facing, one-hot N E S W |
+| 490–491   | 2    | Roger present (phase 2), Jacques present (phase 4); they stand beyond the edge the flock faces |
+| 492–566   | 75   | time marker 0–74, one-hot |
+| 567–571   | 5    | phase 0 (before the first turn) … 4, one-hot |
+| 572–575   | 4    | scores / 50, egocentric seats |
+| 576–659   | 4×21 | remaining action cards per egocentric seat: count per kind, kind = type*3 + value-1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
+| 660–671   | 4×3  | remaining time tiles per egocentric seat: count of 1s, 2s, 3s |
+| 672–675   | 4    | no-undo: trough side N E S W the player to move may not play (HB-16) |
+| 676–677   | 2    | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
+| 678–682   | 5    | pending decision: card, discard fallback, move, time tile, panic ram |
+| 683–686   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
+| 687–692   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
+| 693       | 1    | 1 during the opening panic |
+| 694–714   | 21   | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
+| 715–789   | 75   | panic spaces on the track (from the rule data) |
+| 790–792   | 3    | number of players 2/3/4, one-hot |
+
+Everything is public (the cards lie open), except future die rolls.
+
+### Action space (996 indices; every index has a readable, typeable string)
+
+Moves name the mover's own sheep (`blue-1` is the first blue sheep in reading order at the
+start); kind = type*3 + value-1 with types step, ram, leap, diagonal caravan, row/column caravan,
+trough, herd.
+
+| indices   | string | index inside the block |
+|-----------|--------|------------------------|
+| 0–20      | `play <type> (card v)`, e.g. `play ram (card 3)` | kind |
+| 21–41     | `discard <type> (card v)` (HB-11 fallback) | kind |
+| 42–57     | `step <own sheep> <dir>` | sheep*8 + dir |
+| 58–185    | `ram <own sheep> <dir> target <k>` | (sheep*8 + dir)*8 + k-1 |
+| 186–313   | `leap <own sheep> <dir> over <k>` | (sheep*8 + dir)*8 + k-1 |
+| 314–373   | `diagonal caravan <north-most square> <dir>` | diagonal*2 + (0 SE/NE, 1 NW/SW) |
+| 374–409   | `row caravan <r> E/W`, `column caravan <c> S/N` | line*2 + (0 E/S, 1 W/N), rows 0–8 then columns 0–8 |
+| 410–413   | `trough N/E/S/W` | side |
+| 414–415   | `herd cw`, `herd ccw` | sense |
+| 416–991   | `panic ram <sheep> <dir> target <k>` | sheep*64 + dir*8 + k-1 (sheep 0–7 colours, 8 Thea) |
+| 992–995   | `no time tile`, `time tile 1`, `time tile 2`, `time tile 3` | |
+
+Directions are N NE E SE S SW W NW (indices 0–7). `target k` is the k-th sheep on the ray
+(empty squares may lie between); `over k` leaps the first k sheep on the ray. Squares are
+written `r<row>c<col>`; diagonals are numbered "\\" lines (r−c = −7 … 7) then "/" lines
+(r+c = 1 … 15).
+
+### Rewards
+
+At the end, by final rank (score, then the sum of unused action-card values; further ties
+share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
+
+### Options
+
+| option | default | meaning |
+|--------|---------|---------|
+| `num_players` | 4 | 2, 3 or 4 |
+| `layout` | `"random"` | start block: `"random"` (one of the 48 valid layouts, seeded) or `"fixed"` (`B Y G / R Thea B / Y G R`) |
+| `facing` | `"N"` | start facing of the flock |
+| `phase2_rows` | `"occupied"` | phase-2 rows: `"occupied"` (only occupied rows count, Hungarian text) or `"consecutive"` (four consecutive rows from the front-most sheep, Chinese text) |
+| `rule_data` | `None` | replacement of the RECONSTRUCTED table (`cards`, `panic_spaces`, tiles), see `envs/haste_bock/data.py` |
+| `max_turns` | 1000 | truncation in player turns |
+| `render_mode` | `None` | `"ansi"`, `"rgb_array"` or `"human"` |
+
+### Version History
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from operator import add
+from typing import Any
+
+import numpy as np
+
+from envs.core.aec import MeadowEnv
+from envs.haste_bock import data as D
+from envs.haste_bock import render
+from envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame
+
+# observation layout (see the module docstring)
+PLANES = 0
+FACING = 6 * D.SQUARES
+SHEPHERD = FACING + 4
+TIME = SHEPHERD + 2
+PHASE = TIME + 75
+SCORES = PHASE + 5
+CARDS = SCORES + 4
+TILES = CARDS + 4 * NUM_KINDS
+NO_TROUGH = TILES + 12
+NO_HERD = NO_TROUGH + 4
+PENDING = NO_HERD + 2
+DECIDER = PENDING + 5
+DIE = DECIDER + 4
+OPENING = DIE + 6
+CHOSEN_CARD = OPENING + 1
+PANIC_TRACK = CHOSEN_CARD + NUM_KINDS
+PLAYERS = PANIC_TRACK + 75
+OBS_SIZE = PLAYERS + 3
+SCORE_SCALE = 50.0
+
+OPTION_DEFAULTS: dict[str, Any] = {
+    "num_players": 4,
+    "layout": "random",
+    "facing": "N",
+    "phase2_rows": "occupied",
+    "rule_data": None,
+}
+
+
+class HasteBockEnv(MeadowEnv):
+    metadata = {
+        "name": "haste_bock_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    default_max_turns = 1000
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - set(OPTION_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown options {sorted(unknown)}; known: {sorted(OPTION_DEFAULTS)}")
+        merged = {**OPTION_DEFAULTS, **options}
+        merged["rule_data"] = D.check_rule_data(merged["rule_data"])
+        # the game's constructor validates the rest
+        HasteBockGame(
+            merged["num_players"], np.random.default_rng(0), merged["layout"], merged["facing"],
+            merged["rule_data"], merged["phase2_rows"], _start=False,
+        )
+        return merged
+
+    def _new_game(self, rng: np.random.Generator) -> HasteBockGame:
+        o = self.options
+        return HasteBockGame(o["num_players"], rng, o["layout"], o["facing"], o["rule_data"], o["phase2_rows"])
+
+    def _game_from_dict(self, data: dict) -> HasteBockGame:
+        game = HasteBockGame.from_dict(data)
+        o = self.options
+        expected = {"num_players": o["num_players"], "rule_data": o["rule_data"], "phase2_rows": o["phase2_rows"]}
+        if game.config() != expected:
+            raise ValueError("snapshot field 'game' has a 'config' that does not match this env's options")
+        return game
+
+    def _observation_size(self, game: HasteBockGame) -> int:
+        n = game.num_agents
+        template = np.zeros(OBS_SIZE, dtype=np.float32)
+        template[[PANIC_TRACK + t for t in game.panic_spaces]] = 1.0
+        template[PLAYERS + n - 2] = 1.0
+        self._template = template
+        # per observer seat: the plane offset of each sheep (own 0, next seats 1.., Thea 4, neutral 5)
+        self._plane_base = [
+            [81 * (4 if s == D.THEA else 5 if o < 0 else (o - seat) % n) for s, o in enumerate(game.owner)]
+            for seat in range(n)
+        ]
+        self._orders = [[(seat + i) % n for i in range(n)] for seat in range(n)]
+        self._count_padding = [0] * ((4 - n) * NUM_KINDS)
+        self._tile_padding = [0] * ((4 - n) * 3)
+        return OBS_SIZE
+
+    def _encode(self, game: HasteBockGame, seat: int) -> np.ndarray:
+        obs = self._template.copy()
+        n = game.num_agents
+        ones = list(map(add, self._plane_base[seat], game.pos))
+        phase = game.phase
+        ones.append(FACING + game.facing)
+        if phase == 2 or phase == 4:
+            ones.append(SHEPHERD + phase // 2 - 1)
+        ones.append(TIME + game.time)
+        ones.append(PHASE + phase)
+        if game.no_trough >= 0:
+            ones.append(NO_TROUGH + game.no_trough)
+        if game.no_herd >= 0:
+            ones.append(NO_HERD + game.no_herd)
+        pending = game.pending
+        if pending == CARD:
+            ones.append(PENDING + (1 if game.is_fallback() else 0))
+        elif pending == MOVE or pending == TILE:
+            ones.append(PENDING + pending + 1)
+            ones.append(CHOSEN_CARD + game.card_kind)
+        elif pending == PANIC:
+            ones.append(PENDING + 4)
+            ones.append(DIE + game.die)
+            if game.time == 0:
+                ones.append(OPENING)
+        if game.player >= 0:
+            ones.append(DECIDER + (game.player - seat) % n)
+        obs[ones] = 1.0
+        order = self._orders[seat]
+        scores = game.scores
+        obs[SCORES : SCORES + n] = [scores[p] for p in order]
+        obs[SCORES : SCORES + n] *= 1.0 / SCORE_SCALE
+        # cards and tiles are small non-negative counts: one bytes conversion is the fastest route
+        hands, tiles = game.hands, game.tiles
+        counts = []
+        for p in order:
+            counts += hands[p]
+        counts += self._count_padding
+        for p in order:
+            counts += tiles[p]
+        counts += self._tile_padding
+        obs[CARDS:NO_TROUGH] = np.frombuffer(bytes(counts), dtype=np.uint8)
+        return obs
+
+    def _render_ansi(self) -> str:
+        return render.ansi(self.game)
+
+    def _render_rgb(self) -> np.ndarray:
+        return render.rgb(self.game)
+
+
+__all__ = ["HasteBockEnv", "OBS_SIZE", "DISCARD_BASE"]
