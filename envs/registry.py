@@ -17,6 +17,7 @@ NAMESPACE = "meadowzoo"
 #: game name -> module with ``env()`` and ``raw_env()``
 GAMES: dict[str, str] = {
     "hase_und_igel": "envs.hase_und_igel_v0",
+    "volle_wolle": "envs.volle_wolle_v0",
 }
 
 

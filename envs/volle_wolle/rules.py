@@ -128,8 +128,29 @@ class VolleWolle(Game):
     def _init_derived(self) -> None:
         """Tables recomputed from the state (not part of the snapshot)."""
         self.stamp = 0  # bumped whenever public player data (herds, wool, bone, bids) changes
-        self._score_stamp = -1
-        self._scores: list[int] = []
+        self.pstamp = [0] * self.num_agents  # per player: bumped when its herd, dogs, wool or bone change
+        self.most_dogs = max(len(d) for d in self.dogs)
+        # per player: sheep counts by kind, printed points of white + black, two lowest whites
+        self.counts = [[0, 0, 0, 0] for _ in range(self.num_agents)]
+        self.printed = [0] * self.num_agents
+        self.lowest: list[list[int]] = [[] for _ in range(self.num_agents)]
+        for p in range(self.num_agents):
+            for card in self.herd[p]:
+                self._count_sheep(p, card)
+
+    def _count_sheep(self, p: int, card: int) -> None:
+        deck = self.deck
+        kind = deck.kind[card]
+        self.counts[p][kind] += 1
+        if kind <= BLACK:
+            points = deck.points[card]
+            self.printed[p] += points
+            if kind == WHITE:
+                low = self.lowest[p]
+                low.append(points)
+                if len(low) > data.NO_DOG_REMOVED:
+                    low.sort()
+                    low.pop()
 
     # ---- the decision -----------------------------------------------------------------------------
     @property
@@ -278,8 +299,7 @@ class VolleWolle(Game):
         self.revealed = True
         for p, b in enumerate(self.bids):
             if b == BID_26_PLUS:
-                self.wool[p] -= 1
-                self.supply += 1
+                self._pay(p, 1)
         self.order = sorted(range(self.num_agents), key=lambda p: (-self.bids[p], self.sheep_number(p)))
         self.pos = 0
         self.stamp += 1
@@ -361,12 +381,14 @@ class VolleWolle(Game):
             self.wool[player] -= amount
             self.supply += amount
             self.stamp += 1
+            self.pstamp[player] += 1
 
     def _gain_wool(self, player: int) -> None:
         if self.supply:
             self.supply -= 1
             self.wool[player] += 1
             self.stamp += 1
+            self.pstamp[player] += 1
 
     # ---- picking ------------------------------------------------------------------------------------
     def _has_black(self) -> bool:
@@ -416,51 +438,43 @@ class VolleWolle(Game):
         kind = deck.kind[card]
         if kind == DOG:
             self.dogs[p].append(card)
+            if len(self.dogs[p]) > self.most_dogs:  # the most-dogs penalty moves: everybody's points
+                self.most_dogs += 1
+                self.pstamp = [s + 1 for s in self.pstamp]
         elif kind == BONE:
-            self.bone = p
+            self._move_bone(p)
         else:
             self.herd[p].append(card)
+            self._count_sheep(p, card)
             if deck.bone_symbol[card] and self.bone >= 0:
-                self.bone = p
+                self._move_bone(p)
         self.stamp += 1
+        self.pstamp[p] += 1
+
+    def _move_bone(self, p: int) -> None:
+        if self.bone >= 0:
+            self.pstamp[self.bone] += 1
+        self.bone = p
 
     # ---- scoring ------------------------------------------------------------------------------------
+    def score(self, p: int) -> int:
+        """``p``'s points by VW-16, as if the game ended now."""
+        counts = self.counts[p]
+        total = self.printed[p] + data.SCORE_370[counts[K370] % 3] + data.SCORE_007_SET * (counts[K007] // 3)
+        d = len(self.dogs[p])
+        if d == 1:
+            total += data.ONE_DOG
+        elif d == 0:
+            total -= sum(self.lowest[p])  # the two lowest white sheep go back to the box
+        if d and d == self.most_dogs:  # all tied for most
+            total += data.MOST_DOGS
+        if self.bone == p:
+            total += data.BONE_PER_DOG * d
+        return total + self.wool[p]
+
     def scores(self) -> list[int]:
         """Every player's points by VW-16, as if the game ended now."""
-        if self._score_stamp == self.stamp:
-            return self._scores
-        deck = self.deck
-        kind, points = deck.kind, deck.points
-        dogs = [len(d) for d in self.dogs]
-        most = max(dogs)
-        out = []
-        for p in range(self.num_agents):
-            whites = []
-            total = n370 = n007 = 0
-            for c in self.herd[p]:
-                k = kind[c]
-                if k == WHITE:
-                    whites.append(points[c])
-                elif k == BLACK:
-                    total += points[c]
-                elif k == K370:
-                    n370 += 1
-                else:
-                    n007 += 1
-            total += sum(whites) + data.SCORE_370[n370 % 3] + data.SCORE_007_SET * (n007 // 3)
-            d = dogs[p]
-            if d == 1:
-                total += data.ONE_DOG
-            elif d == 0:
-                total -= sum(sorted(whites)[: data.NO_DOG_REMOVED])
-            if most and d == most:
-                total += data.MOST_DOGS
-            if self.bone == p:
-                total += data.BONE_PER_DOG * d
-            out.append(total + self.wool[p])
-        self._scores = out
-        self._score_stamp = self.stamp
-        return out
+        return [self.score(p) for p in range(self.num_agents)]
 
     def places(self) -> list[int]:
         """VW-17: most points first; equal points share a place."""
@@ -486,7 +500,10 @@ class VolleWolle(Game):
             setattr(g, name, list(getattr(self, name)))
         g.herd = [list(h) for h in self.herd]
         g.dogs = [list(d) for d in self.dogs]
-        g._scores = list(self._scores)
+        g.counts = [list(c) for c in self.counts]
+        g.pstamp = list(self.pstamp)
+        g.printed = list(self.printed)
+        g.lowest = [list(low) for low in self.lowest]
         g.rng = np.random.Generator(np.random.PCG64())
         g.rng.bit_generator.state = self.rng.bit_generator.state
         return g
