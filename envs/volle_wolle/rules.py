@@ -223,7 +223,7 @@ class VolleWolle(Game):
                 self.turns += 1
                 self._pay(self.cur, BLACK_SHEEP_LIMIT - self.base - self.bonus)
                 self._gain_wool(self.cur)
-                self._next_player()
+                self._end_turn()
             elif a == TAKE_BLACK:
                 self.turns += 1
                 self._gain_wool(self.cur)
@@ -373,6 +373,10 @@ class VolleWolle(Game):
             self._begin_pick(p, data.NUM_CARDS, True)
             return
         self._gain_wool(p)
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.pos += 1
         self._next_player()
 
     # ---- wool -------------------------------------------------------------------------------------
@@ -426,8 +430,7 @@ class VolleWolle(Game):
                     self._take_slot(s)
         self.picks = 0
         self.black_only = False
-        self.pos += 1
-        self._next_player()
+        self._end_turn()
 
     def _take_slot(self, slot: int) -> None:
         """VW-14, VW-15: the card goes on top of the herd, or beside it."""
