@@ -284,7 +284,9 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def clone(self) -> "MeadowEnv":
         """An independent raw env in the same state (render mode and options kept)."""
-        twin = copy.copy(self)
+        # not copy.copy: EzPickle's __getstate__/__setstate__ would rebuild a fresh, un-reset env
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
         twin.game = self.game.clone()
         twin.agents = list(self.agents)
         twin.rewards = dict(self.rewards)

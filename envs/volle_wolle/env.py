@@ -12,7 +12,7 @@ Manual control        no (type action strings, e.g. ``env.string_to_action("keep
 Agents                ``player_0 … player_{n-1}``, n = 2..6 (option ``num_players``, default 4)
 Action mask           int8 (27,)
 Observation           float32 (22 + 11·(n+1) + T + 20·n,); T = number of distinct card
-                      types of the deck (19 for the default deck): 171 floats for 4 players
+                      types of the deck (19 for the default deck): 176 floats for 4 players
 Observation values    raw counts / points / dice pips, one-hots 0/1 (no scaling)
 ====================  ===============================================================
 

@@ -561,7 +561,7 @@ class VolleWolle(Game):
         g.dogs = _card_lists(d, "dogs", n, where)
         g.bone = require_int(d, "bone", -1, n - 1, where)
         for name, lo, hi in (("round", 0, nc), ("turns", 0, 10**9), ("phase", BID, OVER), ("cur", -1, n - 1),
-                             ("pos", 0, n + 1), ("attempt", 0, 3), ("kept", 0, 7), ("base", -100, 100),
+                             ("pos", 0, n + 2), ("attempt", 0, 3), ("kept", 0, 7), ("base", -100, 100),
                              ("bonus", 0, 100), ("neg", -100, 0), ("target", 0, max(BID_TARGETS)),
                              ("picks", 0, nc)):
             setattr(g, name, require_int(d, name, lo, hi, where))
