@@ -195,7 +195,7 @@ class raw_env(MeadowEnv):
         stamp = (game.stamp, game.round, revealed)
         if stamp == self._static_stamp:  # nothing public changed since the last call
             return static
-        every_row = stamp[1:] != self._static_stamp[1:]
+        bids_changed = stamp[1:] != self._static_stamp[1:]
         self._static_stamp = stamp
         deck = game.deck
         display = game.display
@@ -216,22 +216,34 @@ class raw_env(MeadowEnv):
         at = self._players_at - GLOBAL
         pstamp = game.pstamp
         row_stamp = self._row_stamp
-        for p in range(n):
-            if pstamp[p] == row_stamp[p] and not every_row:
+        for p in range(n):  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
+            if pstamp[p] == row_stamp[p]:
                 continue
             row_stamp[p] = pstamp[p]
             herd = game.herd[p]
-            bid = game.bids[p] if revealed else -1
-            top = herd[-1] if herd else -1
-            row = (
-                0.0, 0.0, float(bid >= 0), data.BID_TARGETS[bid] if bid >= 0 else 0,
-                float(bid == data.BID_26_PLUS), game.order.index(p) + 1 if revealed else 0,
-                float(top >= 0), deck.points[top] if top >= 0 else 0, deck.modifier[top] if top >= 0 else 0,
-                float(top >= 0 and deck.bone_symbol[top]), game.sheep_number(p), game.back[p],
-                *game.counts[p], len(game.dogs[p]), float(game.bone == p), game.wool[p], game.score(p),
-            )
-            static[at + p * PLAYER : at + (p + 1) * PLAYER] = row
-            static[at + (p + n) * PLAYER : at + (p + n + 1) * PLAYER] = row
+            if herd:
+                top = herd[-1]
+                row = (1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
+                       *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+            else:
+                row = (0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p],
+                       0.0, 0.0, 0.0, 0.0, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+            static[at + p * PLAYER + 6 : at + (p + 1) * PLAYER] = row
+            static[at + (p + n) * PLAYER + 6 : at + (p + n + 1) * PLAYER] = row
+        if bids_changed:  # columns 2..5: bids are revealed all at once, and hidden again next round
+            end = at + 2 * n * PLAYER
+            if revealed:
+                bids = game.bids * 2
+                rank = [0] * n
+                for place, p in enumerate(game.order):
+                    rank[p] = place + 1
+                static[at + 2 : end : PLAYER] = 1.0
+                static[at + 3 : end : PLAYER] = [data.BID_TARGETS[b] for b in bids]
+                static[at + 4 : end : PLAYER] = [b == data.BID_26_PLUS for b in bids]
+                static[at + 5 : end : PLAYER] = rank * 2
+            else:
+                for column in (2, 3, 4, 5):
+                    static[at + column : end : PLAYER] = 0.0
         return static
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
