@@ -77,6 +77,7 @@ class MeadowEnv(AECEnv, EzPickle):
         self.game: Game = probe
         self._seed_rng = np.random.default_rng()
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._mask_cache: dict[tuple, np.ndarray] = {}
         self.last_action: tuple[str, int] | None = None
         self._needs_reset = True
 
@@ -150,9 +151,14 @@ class MeadowEnv(AECEnv, EzPickle):
         agent = self.agent_selection if agent is None else agent
         if self._agent_index[agent] != self.game.current_agent or self.game.is_over:
             return self._zero_mask.copy()
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[self.legal_actions()] = 1
-        return mask
+        legal = self.legal_actions()
+        key = tuple(legal)
+        mask = self._mask_cache.get(key)  # one template per set of legal actions
+        if mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[legal] = 1
+            self._mask_cache[key] = mask
+        return mask.copy()
 
     def observe(self, agent: str) -> dict:
         seat = self._agent_index[agent]
@@ -170,9 +176,10 @@ class MeadowEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         legal = self.legal_actions()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
-        action = int(action)
+        if type(action) is not int:  # the common case skips the checks below
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
+            action = int(action)
         if action not in legal:
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0

@@ -100,6 +100,7 @@ from envs.volle_wolle import data, rules
 from envs.volle_wolle.rules import VolleWolle
 
 GLOBAL = 22
+DYNAMIC = 19  # obs[0:19] changes with every decision; obs[19:] comes from the cached static part
 SLOT = 11
 PLAYER = 20
 _CARD_ROW_EMPTY = data.NUM_CARDS  # index of the all-zero row in the card feature table
@@ -155,7 +156,10 @@ class raw_env(MeadowEnv):
         self._players_at = self._pile_at + deck.num_types
         self._size = self._players_at + PLAYER * n
         self._rot = [np.array([(s + k) % n for k in range(n)]) for s in range(n)]
-        self._mask_cache: dict[tuple, np.ndarray] = {}
+        self._heads = [np.zeros(DYNAMIC, dtype=np.float32) for _ in range(5)]
+        for phase, head in enumerate(self._heads):
+            head[phase] = 1.0
+        self._pick_head = self._heads[rules.PICK]
         self._static_game: VolleWolle | None = None
 
     def _new_game(self, rng: np.random.Generator) -> VolleWolle:
@@ -175,17 +179,21 @@ class raw_env(MeadowEnv):
         return [data.card_label(self.deck, c).split("#")[0] for c in self.deck.type_cards]
 
     # ---- observation ------------------------------------------------------------------------------
+    # obs[0:DYNAMIC] is written at every call; obs[DYNAMIC:] is copied from the "static" array
+    # (supply, pile size, round, display, pile by type, then every player's row twice so that
+    # each rotation is one slice), which is only updated where the game changed.
     def _static(self, game: VolleWolle) -> np.ndarray:
-        """Display, pile and the per-player rows (twice, so that any rotation is one slice).
+        """The static array of ``game``, brought up to date.
 
-        The parts are rebuilt only when they change: the pile once a round, the display when a
-        card leaves it, a player's row when its public data changes (``game.stamp`` says when to
-        look). The array belongs to one game object; another game gets a fresh array.
+        Parts are rebuilt only when they change: the pile once a round, the display when a card
+        leaves it, a player's row when its public data changes (``game.stamp`` / ``pstamp`` say
+        when), the bid columns at the reveal and at a new round. The array belongs to one game
+        object; another game (restore, clone, reset) gets a fresh array.
         """
         n = game.num_agents
         if game is not self._static_game:
             self._static_game = game
-            self._static_arr = np.zeros(self._players_at - GLOBAL + 2 * PLAYER * n, dtype=np.float32)
+            self._static_arr = np.zeros(self._size - DYNAMIC + PLAYER * n, dtype=np.float32)
             self._static_round = -1
             self._static_stamp: tuple = (-1, -1, None)
             self._static_display = [-2] * (n + 1)
@@ -198,12 +206,14 @@ class raw_env(MeadowEnv):
         bids_changed = stamp[1:] != self._static_stamp[1:]
         self._static_stamp = stamp
         deck = game.deck
+        static[:3] = (game.supply, len(game.pile), game.round)
         display = game.display
         shown = self._static_display
+        at = GLOBAL - DYNAMIC
         for slot, card in enumerate(display):
             if shown[slot] != card:
                 shown[slot] = card
-                static[slot * SLOT : (slot + 1) * SLOT] = self._card_feat[card]  # card -1: the empty row
+                static[at + slot * SLOT : at + (slot + 1) * SLOT] = self._card_feat[card]  # -1: empty row
         if game.round != self._static_round:
             self._static_round = game.round
             seen = [c for c in display if c >= 0]
@@ -212,8 +222,8 @@ class raw_env(MeadowEnv):
             if game.bone >= 0:
                 seen.append(deck.bone_card)
             pile = self._type_total - np.bincount(self._type_of[seen], minlength=deck.num_types)
-            static[self._pile_at - GLOBAL : self._players_at - GLOBAL] = pile
-        at = self._players_at - GLOBAL
+            static[self._pile_at - DYNAMIC : self._players_at - DYNAMIC] = pile
+        at = self._players_at - DYNAMIC
         pstamp = game.pstamp
         row_stamp = self._row_stamp
         for p in range(n):  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
@@ -230,111 +240,62 @@ class raw_env(MeadowEnv):
                        0.0, 0.0, 0.0, 0.0, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
             static[at + p * PLAYER + 6 : at + (p + 1) * PLAYER] = row
             static[at + (p + n) * PLAYER + 6 : at + (p + n + 1) * PLAYER] = row
-        if bids_changed:  # columns 2..5: bids are revealed all at once, and hidden again next round
+        if bids_changed:  # columns 1..5: bids are revealed all at once, and hidden again next round
             end = at + 2 * n * PLAYER
             if revealed:
                 bids = game.bids * 2
                 rank = [0] * n
                 for place, p in enumerate(game.order):
                     rank[p] = place + 1
+                static[at + 1 : end : PLAYER] = 1.0
                 static[at + 2 : end : PLAYER] = 1.0
                 static[at + 3 : end : PLAYER] = [data.BID_TARGETS[b] for b in bids]
                 static[at + 4 : end : PLAYER] = [b == data.BID_26_PLUS for b in bids]
                 static[at + 5 : end : PLAYER] = rank * 2
             else:
-                for column in (2, 3, 4, 5):
+                for column in (1, 2, 3, 4, 5):
                     static[at + column : end : PLAYER] = 0.0
         return static
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
         static = self._static(game)
-        n = game.num_agents
         obs = np.empty(self._size, dtype=np.float32)
         phase = game.phase
-        if phase == rules.ROLL or phase == rules.BLACK_CHOICE:
+        if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
             dice = game.dice
             kept = game.kept
             attempt = game.attempt
-            obs[:GLOBAL] = (
+            obs[:DYNAMIC] = (
                 0.0, phase == 1, phase == 2, 0.0, 0.0, attempt == 1, attempt == 2, attempt == 3,
                 dice[0], dice[1], dice[2], kept & 1, kept >> 1 & 1, kept >> 2 & 1,
-                game.base, game.bonus, game.target, 0.0, 0.0, game.supply, len(game.pile), game.round,
+                game.base, game.bonus, game.target, 0.0, 0.0,
             )
+        elif phase == 3:
+            obs[:DYNAMIC] = self._pick_head
+            obs[17] = game.picks
+            obs[18] = game.black_only
         else:
-            obs[:GLOBAL] = (
-                phase == 0, 0.0, 0.0, phase == 3, phase == 4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                0.0, 0.0, 0.0, game.picks if phase == 3 else 0, game.black_only,
-                game.supply, len(game.pile), game.round,
-            )
+            obs[:DYNAMIC] = self._heads[phase]
         players_at = self._players_at
-        obs[GLOBAL:players_at] = static[: players_at - GLOBAL]
-        start = players_at - GLOBAL + seat * PLAYER
+        obs[DYNAMIC:players_at] = static[: players_at - DYNAMIC]
+        start = players_at - DYNAMIC + seat * PLAYER
+        n = game.num_agents
         obs[players_at:] = static[start : start + n * PLAYER]
-        cur = game.cur
-        if phase == rules.BID:
+        if phase == 0:
+            cur = game.cur
             for p in range(cur):  # who has bid (never what)
                 obs[players_at + (p - seat) % n * PLAYER + 1] = 1.0
             own = game.bids[seat]
             if own >= 0:  # the observer knows its own secret bid
-                at = players_at + 2
-                obs[at] = 1.0
-                obs[at + 1] = data.BID_TARGETS[own]
-                obs[at + 2] = own == data.BID_26_PLUS
-        else:
-            obs[players_at + 1 :: PLAYER] = 1.0
-        if phase != rules.OVER:
+                obs[players_at + 1 : players_at + 5] = (1.0, 1.0, data.BID_TARGETS[own], own == data.BID_26_PLUS)
             obs[players_at + (cur - seat) % n * PLAYER] = 1.0
+        elif phase != 4:
+            obs[players_at + (game.cur - seat) % n * PLAYER] = 1.0
         return obs
 
-    # ---- lean AEC path (same behaviour as MeadowEnv; fewer calls per step) ---------------------------
     def observe(self, agent: str) -> dict:
-        # no per-state cache: the observation is built fresh (and cheaply) at every call
+        # no per-state cache as in MeadowEnv: building afresh is as cheap as the cache's copies
         return {"observation": self._encode(self.game, self._agent_index[agent]), "action_mask": self.action_mask(agent)}
-
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
-        agent = self.agent_selection if agent is None else agent
-        game = self.game
-        if self._agent_index[agent] != game.current_agent:
-            return self._zero_mask.copy()
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = game.legal_actions()
-        key = tuple(legal)
-        mask = self._mask_cache.get(key)
-        if mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[legal] = 1
-            self._mask_cache[key] = mask
-        return mask.copy()
-
-    def step(self, action: Any) -> None:
-        if self._needs_reset:
-            raise RuntimeError("call reset() before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self.game
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = game.legal_actions()
-        if type(action) is not int:
-            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
-            action = int(action)
-        if action not in legal:
-            raise ValueError(self._illegal_message(agent, action, legal))
-        self._cumulative_rewards[agent] = 0.0
-        game.apply(action)
-        self.last_action = (agent, action)
-        self._legal = None
-        if game.phase == rules.OVER or game.turns >= self.max_turns:
-            self._refresh()
-            self._settle()
-        else:
-            self.agent_selection = self.possible_agents[game.cur]
-        if self.render_mode == "human":
-            self.render()
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:
