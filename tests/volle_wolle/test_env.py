@@ -25,6 +25,16 @@ def random_action(env, rng):
     return int(legal[rng.integers(len(legal))])
 
 
+def advanced_env(n, seed, steps, rng_seed=0):
+    """A raw env ``steps`` random decisions into a game."""
+    env = volle_wolle_v0.raw_env(num_players=n)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(rng_seed)
+    for _ in range(steps):
+        env.step(random_action(env, rng))
+    return env
+
+
 def play(env, rng, each_step=None):
     """Random legal play to the end through the AEC loop; returns the final rewards."""
     final = {}
@@ -194,11 +204,7 @@ def test_snapshot_round_trip_every_step_of_100_games():
 
 
 def test_clone_is_independent():
-    env = volle_wolle_v0.raw_env(num_players=4)
-    env.reset(seed=3)
-    rng = np.random.default_rng(0)
-    for _ in range(25):
-        env.step(random_action(env, rng))
+    env = advanced_env(4, seed=3, steps=25)
     before = env.snapshot()
     obs_before = _observations(env)
     twin = env.clone()
@@ -223,11 +229,7 @@ def test_clone_is_independent():
     ("bids", "x", "bids"),
 ])
 def test_bad_snapshot_names_field_and_leaves_env_untouched(field, value, words):
-    env = volle_wolle_v0.raw_env(num_players=4)
-    env.reset(seed=2)
-    rng = np.random.default_rng(0)
-    for _ in range(10):
-        env.step(random_action(env, rng))
+    env = advanced_env(4, seed=2, steps=10)
     snap = env.snapshot()
     bad = copy.deepcopy(snap)
     bad["game"][field] = value
@@ -289,17 +291,13 @@ def test_VW_7_own_bid_known_others_revealed_after_all():
     assert other[at + 2 * PLAYER + 1 : at + 2 * PLAYER + 4].tolist() == [1, 0, 0]  # player_0 seen from player_1
     env.step(3)
     env.step(0)
-    if env.game.phase != rules.BID:  # revealed to everybody
-        obs = env.observe("player_2")["observation"]
-        assert obs[at + PLAYER + 3] == 21  # player_0 is the next seat after player_2
+    assert env.game.revealed  # revealed to everybody once all have bid
+    obs = env.observe("player_2")["observation"]
+    assert obs[at + PLAYER + 2 : at + PLAYER + 4].tolist() == [1, 21]  # player_0 follows player_2
 
 
 def test_pile_order_is_never_observable():
-    env = volle_wolle_v0.raw_env(num_players=4)
-    env.reset(seed=8)
-    rng = np.random.default_rng(1)
-    for _ in range(40):
-        env.step(random_action(env, rng))
+    env = advanced_env(4, seed=8, steps=40, rng_seed=1)
     before = _observations(env)
     twin = env.clone()
     twin.game.pile.reverse()
