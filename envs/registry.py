@@ -18,6 +18,7 @@ NAMESPACE = "meadowzoo"
 GAMES: dict[str, str] = {
     "hase_und_igel": "envs.hase_und_igel_v0",
     "haste_bock": "envs.haste_bock_v0",
+    "volle_wolle": "envs.volle_wolle_v0",
 }
 
 

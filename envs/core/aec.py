@@ -166,9 +166,10 @@ class MeadowEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         legal = self.legal_actions()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
-        action = int(action)
+        if type(action) is not int:  # the common case skips the checks below
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
+            action = int(action)
         if action not in legal:
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0

@@ -1,0 +1,23 @@
+"""Volle Wolle v0 entry points, PettingZoo style: ``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``.
+
+See :mod:`envs.volle_wolle.env` for the documentation (observation, actions, rewards, options).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.aec import wrap
+from envs.volle_wolle.env import raw_env as _raw_env
+
+__all__ = ["env", "raw_env"]
+
+
+def raw_env(**kwargs: Any) -> _raw_env:
+    """The unwrapped env (raises ``ValueError`` on illegal actions)."""
+    return _raw_env(**kwargs)
+
+
+def env(**kwargs: Any):
+    """The env inside PettingZoo's standard wrappers (illegal move → termination, −1)."""
+    return wrap(raw_env(**kwargs))

@@ -1,0 +1,94 @@
+"""Set-ups for Volle Wolle rule tests: chosen cards, herds, wool and scripted dice."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.volle_wolle import data
+from envs.volle_wolle.rules import VolleWolle, default_deck
+
+KIND = {name: i for i, name in enumerate(data.KIND_NAMES)}
+
+
+def cards(kind: str, points: int | None = None, modifier: str | None = None, count: int = 1, skip: int = 0) -> list[int]:
+    """Ids of ``count`` cards of the default deck matching kind / points / modifier text."""
+    deck = default_deck()
+    found = []
+    for c, spec in enumerate(deck.cards):
+        if spec["kind"] != kind:
+            continue
+        if points is not None and spec.get("points") != points:
+            continue
+        if modifier is not None and spec.get("modifier", "none") != modifier:
+            continue
+        found.append(c)
+    assert len(found) >= skip + count, (kind, points, modifier)
+    return found[skip : skip + count]
+
+
+def card(kind: str, points: int | None = None, modifier: str | None = None, skip: int = 0) -> int:
+    return cards(kind, points, modifier, 1, skip)[0]
+
+
+def make_game(n: int, display: list[int], herds: dict | None = None, dogs: dict | None = None,
+              wool: dict | None = None, bone: int = -1, seed: int = 0, backs: list[int] | None = None) -> VolleWolle:
+    """A game at the start of a bidding round with the given display, herds, dogs and wool."""
+    g = VolleWolle.new(n, np.random.default_rng(seed))
+    herds = herds or {}
+    dogs = dogs or {}
+    used = list(display)
+    g.herd = [list(herds.get(p, [])) for p in range(n)]
+    g.dogs = [list(dogs.get(p, [])) for p in range(n)]
+    for p in range(n):
+        used += g.herd[p] + g.dogs[p]
+    g.bone = bone
+    if bone >= 0:
+        used.append(default_deck().bone_card)
+    assert len(set(used)) == len(used), "a card is used twice"
+    g.pile = [c for c in g.pile + [c for c in g.display if c >= 0] if c not in used]
+    g.display = list(display) + [-1] * (n + 1 - len(display))
+    for p, w in (wool or {}).items():
+        g.wool[p] = w
+    g.supply = data.WOOL_TOTAL - sum(g.wool)
+    if backs is not None:
+        g.back = list(backs)
+    g._init_derived()
+    return g
+
+
+class ScriptedDice:
+    """Stands in for the generator: ``random()`` yields the scripted pips (``"d12=12 d10=10 d8=3"``)."""
+
+    def __init__(self, *rolls: str):
+        self.queue = []
+        for roll in rolls:
+            for token in roll.split():
+                die, value = token.split("=")
+                self.queue.append((int(value), data.DICE[data.DIE_NAMES.index(die)]))
+
+        self.after = np.random.default_rng(0)  # once the script is used up
+
+    def random(self) -> float:
+        if not self.queue:
+            return self.after.random()
+        value, sides = self.queue.pop(0)
+        return (value - 0.5) / sides
+
+
+def script(game: VolleWolle, *rolls: str) -> ScriptedDice:
+    game.rng = ScriptedDice(*rolls)
+    return game.rng
+
+
+def bid_all(game: VolleWolle, bids: list[str]) -> None:
+    """Every player bids (``"24"``, ``"26+"``)."""
+    for b in bids:
+        game.apply(game.string_to_action(f"bid {b}"))
+
+
+def act(game: VolleWolle, text: str) -> None:
+    game.apply(game.string_to_action(text))
+
+
+def legal_names(game: VolleWolle) -> list[str]:
+    return [game.action_to_string(a) for a in game.legal_actions()]
