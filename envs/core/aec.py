@@ -173,10 +173,14 @@ class MeadowEnv(AECEnv, EzPickle):
         if action not in legal:
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(action)
+        game = self.game
+        game.apply(action)
         self.last_action = (agent, action)
-        self._refresh()
-        self._settle()
+        self._legal = None
+        if game.is_over or game.turn >= self.max_turns:
+            self._settle()
+        else:  # the common case, inlined: the next decision
+            self.agent_selection = self.possible_agents[game.current_agent]
         if self.render_mode == "human":
             self.render()
 

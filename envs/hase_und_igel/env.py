@@ -95,6 +95,7 @@ Intermediate rewards are 0.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -104,6 +105,7 @@ from envs.hase_und_igel import data, render
 from envs.hase_und_igel.rules import HaseUndIgel, check_config
 
 GOAL = data.GOAL
+PACK_PLAYER = struct.Struct("<4f").pack  # carrots/100, lettuces/start, same team, to move
 RUNNER_FEATURES = 70
 PLAYER_FEATURES = 4
 DECK_SLOTS = 12
@@ -175,67 +177,61 @@ class HaseUndIgelEnv(MeadowEnv):
         self._progress = self._card_runner_base + rpp
         self._size = self._progress + 1
         self._deck_cache: dict[tuple, bytes] = {}
-        self._runner_cache: dict[tuple, bytes] = {}
-        self._player_cache: dict[tuple, bytes] = {}
+        self._runner_blocks: list[bytes | None] = [None] * (65 * 8 * (r + 1))
+        self._lettuce_scale = 1.0 / game.start_lettuces
         self._decision_cache: dict[tuple, bytes] = {}
         self._num_runners = r
         self._start_lettuces = game.start_lettuces
         # seat order seen from each observer, and the runners in that order
         self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
+        self._seat_teams = [[(p, game.team_of[p] == game.team_of[seat]) for p in order]
+                            for seat, order in enumerate(self._seat_order)]
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
         # The vector is the concatenation of small blocks (one per runner, one per player, the
-        # deck, the decision). Each block's bytes are memoised by its few inputs, so an
-        # observation costs a handful of dictionary look-ups and one join.
+        # deck, the decision). Each block's bytes are memoised under a small integer code of its
+        # inputs, so an observation costs a few list/dict look-ups and one join: this is the hot
+        # path of every AEC step.
         pieces = []
         positions, places, finished = game.pos, game.place, game.finished
         # race positions (HUI-15): rank among track runners by square, after the finished ones
         track = sorted([p for p in positions if 0 < p < GOAL], reverse=True)
         start_rank = finished + len(track) + 1
         eat, miss, payout = game.eat, game.miss, game.payout
-        cache = self._runner_cache
+        runner_blocks = self._runner_blocks
         for runner in self._runner_order[seat]:
             square = positions[runner]
-            place = places[runner]
-            race = place or ((finished + 1 + track.index(square)) if square else start_rank)
-            key = (square, eat[runner], miss[runner], payout[runner], place, race)
-            block = cache.get(key)
+            race = places[runner] or ((finished + 1 + track.index(square)) if square else start_rank)
+            code = square + 65 * (eat[runner] + 2 * miss[runner] + 4 * payout[runner] + 8 * race)
+            block = runner_blocks[code]
             if block is None:
-                block = cache[key] = self._runner_block(*key)
+                block = runner_blocks[code] = self._runner_block(code)
             pieces.append(block)
-        team = game.team_of[seat]
+        carrots, lettuces = game.carrots, game.lettuces
         current = game.current_agent
-        cache = self._player_cache
-        for player in self._seat_order[seat]:
-            key = (game.carrots[player], game.lettuces[player], game.team_of[player] == team, player == current)
-            block = cache.get(key)
-            if block is None:
-                block = cache[key] = self._player_block(*key)
-            pieces.append(block)
+        scale = self._lettuce_scale
+        for player, same_team in self._seat_teams[seat]:  # carrots vary too much to memoise
+            pieces.append(PACK_PLAYER(carrots[player] * 0.01, lettuces[player] * scale, same_team, player == current))
         pieces.append(self._deck_block(game))
         cache = self._decision_cache
-        key = (-1 if game.over else game.phase, game.card_runner % game.rpp if game.card_runner >= 0 else -1, game.turns)
-        block = cache.get(key)
+        code = (-1 if game.over else game.phase, game.card_runner % game.rpp if game.card_runner >= 0 else -1, game.turns)
+        block = cache.get(code)
         if block is None:
-            block = cache[key] = self._decision_block(*key)
+            block = cache[code] = self._decision_block(*code)
         pieces.append(block)
-        if len(self._player_cache) > 100_000:  # carrots are unbounded: keep the memo bounded
-            self._player_cache.clear()
         return np.frombuffer(bytearray(b"".join(pieces)), FLOAT32)
 
-    def _runner_block(self, square: int, eat: bool, miss: bool, payout: bool, place: int, race: int) -> bytes:
+    def _runner_block(self, code: int) -> bytes:
+        """Runner block from ``square + 65·(eat + 2·miss + 4·payout + 8·race)``."""
+        square, rest = code % 65, code // 65
+        race = rest // 8
         block = np.zeros(RUNNER_FEATURES, dtype=np.float32)
         block[square] = 1.0
-        block[65:68] = (eat, miss, payout)
+        block[65:68] = (rest & 1, (rest >> 1) & 1, (rest >> 2) & 1)
         block[68] = race / self._num_runners
-        block[69] = place / self._num_runners
+        block[69] = race / self._num_runners if square == GOAL else 0.0  # finished: place = race
         return block.tobytes()
-
-    def _player_block(self, carrots: int, lettuces: int, same_team: bool, to_move: bool) -> bytes:
-        return np.array(
-            [carrots * 0.01, lettuces / self._start_lettuces, same_team, to_move], dtype=np.float32
-        ).tobytes()
 
     def _decision_block(self, phase: int, card_slot: int, turns: int) -> bytes:
         block = np.zeros(self._size - self._decision_base, dtype=np.float32)

@@ -29,6 +29,25 @@ def runner_label(game: HaseUndIgel, runner: int) -> str:
     return f"{player}{'AB'[runner % 2]}" if game.rpp == 2 else str(player)
 
 
+def describe(game: HaseUndIgel, event: tuple) -> str:
+    """Text of one game event (see ``HaseUndIgel.log``)."""
+    kind, runner, *rest = event
+    who = game.runner_name(runner)
+    texts = {
+        "stay": lambda square: f"{who} stays on carrot square {square}",
+        "miss": lambda: f"{who} misses a turn",
+        "payout": lambda position, gain: f"{who} is in position {position}: +{gain} carrots",
+        "eat": lambda gain: f"{who} eats a lettuce: +{gain} carrots",
+        "no_lettuce": lambda: f"{who} has no lettuce left and misses the turn",
+        "final_stretch": lambda hedgehog: f"{who} cannot finish: back to hedgehog {hedgehog}",
+        "stuck": lambda carrots: f"{who} is stuck: back to Start with {carrots} carrots",
+        "finish": lambda place: f"{who} finishes {place}.",
+        "draw": lambda card: f"{who} draws '{data.CARD_KINDS[card].replace('_', ' ')}'",
+        "decline": lambda: f"{who} declines the extra move",
+    }
+    return texts[kind](*rest)
+
+
 def status_line(game: HaseUndIgel) -> str:
     if game.over:
         return f"turn {game.turns}: game over, places {game.final_places}"
@@ -37,7 +56,7 @@ def status_line(game: HaseUndIgel) -> str:
 
 def ansi(game: HaseUndIgel, last_action: str) -> str:
     lines = [f"Hase und Igel  {status_line(game)}", f"last action: {last_action}"]
-    lines += [f"  - {event}" for event in game.log]
+    lines += [f"  - {describe(game, event)}" for event in game.log]
     at = {p: runner_label(game, r) for r, p in enumerate(game.pos) if 0 < p < data.GOAL}
     for row in range(4):
         squares = range(row * 16, row * 16 + 16)
@@ -128,8 +147,8 @@ def rgb(game: HaseUndIgel, last_action: str) -> np.ndarray:
         draw.text((px + 20, y + 14), f"carrots {game.carrots[player]}  lettuces {game.lettuces[player]}",
                   fill=(255, 255, 255), font=font)
     base = HEADER + ROWS * CELL + 8
-    for line, text in enumerate(game.log[-6:]):
-        draw.text((8, base + line * 14), text[:110], fill=(255, 255, 255), font=font)
+    for line, event in enumerate(game.log[-6:]):
+        draw.text((8, base + line * 14), describe(game, event)[:110], fill=(255, 255, 255), font=font)
     known = ", ".join(data.CARD_KINDS[c].replace("_", " ") for c in game.deck[game.known_from:][:4])
     draw.text((8, base + 90), f"deck: {game.known_from} unseen; then {known or '?'}"[:110], fill=(255, 255, 255), font=font)
     return np.asarray(image, dtype=np.uint8).copy()

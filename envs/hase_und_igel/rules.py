@@ -149,7 +149,7 @@ class HaseUndIgel(Game):
         self.final_places: list[int] = []
         self.phase = MOVE
         self.card_runner = -1  # runner a CARD_CARROTS / EXTRA_MOVE decision is about
-        self.log: list[str] = []  # automatic events since the last decision (for rendering)
+        self.log: list[tuple] = []  # events since the last decision, as (kind, runner, ...) tuples
         first = int(self.rng.integers(n)) if start_player is None else start_player
         self.cur = first
         self._legal: list[int] | None = None
@@ -182,7 +182,7 @@ class HaseUndIgel(Game):
         return self._legal
 
     def apply(self, action: int) -> None:
-        if action not in self.legal_actions():
+        if action not in (self._legal if self._legal is not None else self.legal_actions()):
             raise IllegalActionError(f"illegal action {action} ({self.action_to_string(action)})")
         self._legal = None
         self.log = []
@@ -196,7 +196,7 @@ class HaseUndIgel(Game):
             runner = self.cur * self.rpp + slot
             if offset == TAKE_OFFSET or offset == GIVE_OFFSET:
                 self._change_carrots(self.cur, +1 if offset == TAKE_OFFSET else -1)
-                self.log.append(f"{self.runner_name(runner)} stays on carrot square {self.pos[runner]}")
+                self.log.append(("stay", runner, self.pos[runner]))
                 self._end_turn()
             else:
                 self._move_action(runner, offset)
@@ -281,30 +281,57 @@ class HaseUndIgel(Game):
     # ---- turns ------------------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         """Run automatic turn parts until a decision is pending or the game ends."""
-        rpp = self.rpp
+        if self.rpp == 2:
+            self._begin_two_runner_turn()
+            return
+        place, payout, eat, miss = self.place, self.payout, self.eat, self.miss
+        while not self.over:
+            p = self.cur  # player p has runner p
+            if place[p]:  # home: skip
+                self.cur = (p + 1) % self.num_agents
+                continue
+            self.turns += 1
+            if payout[p]:
+                self._check_payout(p)  # HUI-7a / HUI-14
+            if eat[p]:  # HUI-12 / HUI-26
+                eat[p] = False
+                self._eat_lettuce(p)
+            elif miss[p]:  # HUI-21
+                miss[p] = False
+                self.log.append(("miss", p))
+            else:
+                self.phase = MOVE
+                self._busy = NOBODY
+                legal = self._legal = self._runner_moves(p, 0, allow_stay=True)
+                if legal:
+                    return
+                self._fallback(p)  # HUI-16 / HUI-17: no legal action
+            self.cur = (p + 1) % self.num_agents
+
+    def _begin_two_runner_turn(self) -> None:
+        """HUI-30: both runners' automatic parts, then a move of a runner that is free."""
         place = self.place
         while not self.over:
             p = self.cur
-            first = p * rpp
-            runners = [first] if rpp == 1 else [r for r in (first, first + 1) if not place[r]]
-            if place[runners[0]] if rpp == 1 else not runners:
-                self.cur = (p + 1) % self.num_agents  # every runner of this player is home
+            runners = [r for r in (2 * p, 2 * p + 1) if not place[r]]
+            if not runners:
+                self.cur = (p + 1) % self.num_agents
                 continue
             self.turns += 1
             busy = NOBODY
             for runner in runners:
                 if self.payout[runner]:
-                    self._check_payout(runner)  # HUI-7a / HUI-14
-                if self.eat[runner]:  # HUI-12 / HUI-26
+                    self._check_payout(runner)
+                if self.eat[runner]:
                     self.eat[runner] = False
                     busy = busy | {runner}
                     self._eat_lettuce(runner)
-                elif self.miss[runner]:  # HUI-21
+                elif self.miss[runner]:
                     self.miss[runner] = False
                     busy = busy | {runner}
-                    self.log.append(f"{self.runner_name(runner)} misses a turn")
+                    self.log.append(("miss", runner))
             self._busy = busy
-            free = [r for r in runners if r not in busy] if busy else runners
+            free = [r for r in runners if r not in busy]
             if not free:
                 self.cur = (p + 1) % self.num_agents
                 continue
@@ -316,7 +343,7 @@ class HaseUndIgel(Game):
                 self._fallback(free[0])
                 self.cur = (p + 1) % self.num_agents
                 continue
-            self.phase = STUCK  # two runners, neither can act: the player chooses
+            self.phase = STUCK  # neither runner can act: the player chooses
             self._legal = None
             return
 
@@ -334,7 +361,7 @@ class HaseUndIgel(Game):
         if position in PAYS_AT[self.pos[runner]]:
             gain = data.PAYOUT_GAIN * position
             self.carrots[runner // self.rpp] += gain
-            self.log.append(f"{self.runner_name(runner)} is in position {position}: +{gain} carrots")
+            self.log.append(("payout", runner, position, gain))
 
     def _eat_lettuce(self, runner: int) -> None:
         player = runner // self.rpp
@@ -342,9 +369,9 @@ class HaseUndIgel(Game):
             position = self.race_position(runner)
             self.lettuces[player] -= 1
             self.carrots[player] += data.LETTUCE_GAIN * position
-            self.log.append(f"{self.runner_name(runner)} eats a lettuce: +{data.LETTUCE_GAIN * position} carrots")
+            self.log.append(("eat", runner, data.LETTUCE_GAIN * position))
         else:
-            self.log.append(f"{self.runner_name(runner)} has no lettuce left and misses the turn")
+            self.log.append(("no_lettuce", runner))
 
     def _fallback(self, runner: int) -> None:
         """A runner without legal action: final-stretch move back (HUI-17) or back to Start (HUI-16)."""
@@ -360,12 +387,12 @@ class HaseUndIgel(Game):
                     if hedgehog < pos and self.occupant[hedgehog] < 0:
                         self.carrots[player] += data.HEDGEHOG_GAIN * (pos - hedgehog)
                         self._place(runner, hedgehog)
-                        self.log.append(f"{self.runner_name(runner)} cannot finish: back to hedgehog {hedgehog}")
+                        self.log.append(("final_stretch", runner, hedgehog))
                         return
         self._place(runner, data.START)
         self.carrots[player] = self.start_carrots
         self.eat[runner] = self.miss[runner] = self.payout[runner] = False
-        self.log.append(f"{self.runner_name(runner)} is stuck: back to Start with {self.start_carrots} carrots")
+        self.log.append(("stuck", runner, self.start_carrots))
 
     # ---- moves ------------------------------------------------------------------------------------
     def _move_action(self, runner: int, offset: int) -> None:
@@ -382,11 +409,22 @@ class HaseUndIgel(Game):
         cost = COST[target - pos]
         self.carrots[player] -= cost  # HUI-9: paid before moving
         self.last_cost[runner] = cost
-        self._place(runner, target)
-        if self.over:
-            return
-        if target != data.GOAL and self._arrive(runner, by_card=False):
-            return  # a card decision is pending
+        if target == data.GOAL:
+            self._place(runner, target)
+            if self.over:
+                return
+        else:  # the hot path of every game: _place and _arrive inlined
+            occupant = self.occupant
+            if pos:
+                occupant[pos] = -1
+            occupant[target] = runner
+            self.pos[runner] = target
+            if IS_LETTUCE[target]:
+                self.eat[runner] = True  # HUI-12
+            elif PAYS_AT[target]:
+                self.payout[runner] = True  # HUI-14
+            elif IS_HARE[target] and self._draw_card(runner):  # HUI-13
+                return  # a card decision is pending
         self._end_turn()
 
     def _place(self, runner: int, target: int) -> None:
@@ -417,7 +455,7 @@ class HaseUndIgel(Game):
         self.finished += 1
         self.place[runner] = self.finished
         self.eat[runner] = self.miss[runner] = self.payout[runner] = False
-        self.log.append(f"{self.runner_name(runner)} finishes {self.finished}.")
+        self.log.append(("finish", runner, self.finished))
         player = runner // self.rpp
         if self.rpp == 2:
             if all(self.place[player * 2 + k] for k in range(2)):
@@ -458,7 +496,7 @@ class HaseUndIgel(Game):
             self.known_from = max(0, self.known_from - 1)
         self.last_card = card
         kind = data.CARD_KINDS[card]
-        self.log.append(f"{self.runner_name(runner)} draws '{kind.replace('_', ' ')}'")
+        self.log.append(("draw", runner, card))
         player = runner // self.rpp
         if kind == data.MISS_TURN:
             self.miss[runner] = True
@@ -524,7 +562,7 @@ class HaseUndIgel(Game):
     def _apply_card_choice(self, choice: int) -> None:
         runner = self.card_runner
         if self.phase == EXTRA_MOVE:
-            self.log.append(f"{self.runner_name(runner)} declines the extra move")
+            self.log.append(("decline", runner))
             self._end_turn()
             return
         if choice < 2:
