@@ -177,6 +177,9 @@ class HaseUndIgelEnv(MeadowEnv):
         self._progress = self._card_runner_base + rpp
         self._size = self._progress + 1
         self._deck_cache: dict[tuple, bytes] = {}
+        self._deck_game: HaseUndIgel | None = None
+        self._deck_game_version = -1
+        self._deck_game_block = b""
         self._runner_blocks: list[bytes | None] = [None] * (65 * 8 * (r + 1))
         self._lettuce_scale = 1.0 / game.start_lettuces
         self._decision_cache: dict[tuple, bytes] = {}
@@ -220,7 +223,7 @@ class HaseUndIgelEnv(MeadowEnv):
         if block is None:
             block = cache[code] = self._decision_block(*code)
         pieces.append(block)
-        return np.frombuffer(bytearray(b"".join(pieces)), FLOAT32)
+        return np.frombuffer(bytearray().join(pieces), FLOAT32)
 
     def _runner_block(self, code: int) -> bytes:
         """Runner block from ``square + 65·(eat + 2·miss + 4·payout + 8·race)``."""
@@ -244,6 +247,8 @@ class HaseUndIgelEnv(MeadowEnv):
 
     def _deck_block(self, game: HaseUndIgel) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""
+        if game is self._deck_game and game.deck_version == self._deck_game_version:
+            return self._deck_game_block  # nothing drawn since the last observation
         key = (tuple(game.deck), game.known_from, game.last_card)
         block = self._deck_cache.get(key)
         if block is None:
@@ -260,6 +265,7 @@ class HaseUndIgelEnv(MeadowEnv):
             if len(self._deck_cache) > 4096:
                 self._deck_cache.clear()
             block = self._deck_cache[key] = features.tobytes()
+        self._deck_game, self._deck_game_version, self._deck_game_block = game, game.deck_version, block
         return block
 
     # ---- rendering ------------------------------------------------------------------------------

@@ -142,6 +142,7 @@ class HaseUndIgel(Game):
         self.deck = deck  # top = index 0
         self.discard: list[int] = []  # reshuffle variant only
         self.known_from = DECK_SIZE  # deck[known_from:] is known to everybody (seen before)
+        self.deck_version = 0  # bumped whenever the deck changes (lets observers memoise it)
         self.last_card = -1
         self.finished = 0
         self.turns = 0
@@ -487,6 +488,7 @@ class HaseUndIgel(Game):
             self.discard = []
             self.rng.shuffle(self.deck)
             self.known_from = len(self.deck)
+        self.deck_version += 1
         card = self.deck.pop(0)
         if self.reshuffle_deck:
             self.discard.append(card)
@@ -606,6 +608,7 @@ class HaseUndIgel(Game):
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
         """Reshuffle the unseen top of the hare deck; reseed future reshuffles."""
         unseen = self.deck[: self.known_from]
+        self.deck_version += 1
         rng.shuffle(unseen)
         self.deck[: self.known_from] = unseen
         self.rng = np.random.default_rng(rng.integers(2**63))

@@ -56,3 +56,18 @@ def test_random_games_keep_the_invariants(num_players):
         rewards = rank_rewards(game.places(), game.teams())
         assert abs(sum(rewards)) < 1e-9
     assert ends["74"] > 0
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_random_env_games_with_the_shared_test_kit(num_players):
+    """The env-level checks every game shares: masks, observation spaces, ends, rewards sum 0."""
+    from envs import haste_bock_v0
+    from envs.core import testkit
+
+    def invariant(env):
+        _check(env.game)
+        assert env.game.time <= 74
+
+    stats = testkit.play_random_games(lambda: haste_bock_v0.raw_env(num_players=num_players), games=40,
+                                      seed=num_players, invariant=invariant)
+    assert stats.terminated == 40  # Haste Bock? always ends (74 or no cards): no truncation
