@@ -10,8 +10,17 @@ from agents.base import Agent
 from agents.random_agent import RandomAgent
 
 #: name -> factory(game, parameter, seed)
+def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.policy import PolicyAgent
+
+    if not parameter:
+        raise ValueError("policy needs a file: policy:path/to/agent.pt")
+    return PolicyAgent.from_file(parameter, game=game, seed=seed)
+
+
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
+    "policy": _policy,
 }
 
 

@@ -1,0 +1,207 @@
+"""Self-play MaskablePPO training for any meadowzoo game.
+
+    python -m training.train --game hase_und_igel --players 2 --timesteps 200000 --seed 0
+    python -m training.train --game volle_wolle --players 4 --opponents random,greedy --n-envs 2
+
+What it does, top to bottom:
+1. Reads the game's hyperparameters from :mod:`training.config` (command-line flags override).
+2. Builds ``--n-envs`` self-play envs (:class:`training.selfplay.SelfPlayEnv`), one process each,
+   seeded ``seed + i``; the learner's seat is drawn per episode; opponents come from an
+   :class:`~training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
+3. Trains MaskablePPO with a progress bar and TensorBoard logs (``<out>/tb``).
+4. Every ``eval_every`` steps scores the current policy against each ``--ladder`` agent
+   (seat-balanced, :mod:`training.matches`), logs it, appends ``<out>/evaluations.csv``, and adds a
+   frozen snapshot of the learner to every env's pool when its mean ladder score reaches
+   ``snapshot_threshold``.
+5. Every ``checkpoint_every`` steps writes ``<out>/checkpoint.zip`` and ``<out>/state.json``; a run
+   started again with the same ``--out`` resumes from there (at most one interval is lost).
+6. Saves the final policy weights-only to ``<out>/policy.pt`` (see :mod:`agents.policy`) and
+   prints the final ladder table (also ``<out>/final.json``).
+
+Same seed and same settings give the same training curve on the same machine (single-threaded
+torch, seeded envs and opponents).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from envs.registry import GAMES
+
+DEFAULT_OUT = "runs"
+
+
+def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n_envs: int, env_options: dict):
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from training.pool import OpponentPool
+    from training.selfplay import SelfPlayEnv
+
+    def factory():
+        pool = OpponentPool(game, opponents, fixed_share=fixed_share)
+        return Monitor(SelfPlayEnv(game, opponents=pool, num_players=players, **env_options))
+
+    if n_envs > 1:
+        return SubprocVecEnv([factory] * n_envs, start_method="spawn")
+    return DummyVecEnv([factory])
+
+
+def make_callbacks(args, config, out: Path, state: dict):
+    """Progress bar, checkpoints, ladder evaluation and snapshot promotion."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    from agents.policy import PolicyAgent, load_policy, save_policy
+    from training.matches import match_score
+
+    class Loop(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, unit="step",
+                            desc=f"{args.game} {args.players}p", disable=args.quiet)
+            self.next_eval = (self.model.num_timesteps // config.eval_every + 1) * config.eval_every
+            self.next_checkpoint = (self.model.num_timesteps // config.checkpoint_every + 1) * config.checkpoint_every
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.training_env.num_envs)
+            steps = self.model.num_timesteps
+            if steps >= self.next_eval:
+                self.next_eval += config.eval_every
+                self.evaluate(steps)
+            if steps >= self.next_checkpoint:
+                self.next_checkpoint += config.checkpoint_every
+                checkpoint(self.model, out, state)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+        def evaluate(self, steps: int) -> None:
+            path = save_policy(self.model, out / "current.pt", args.game, env_options(args))
+            policy = load_policy(path)
+            row = {"timesteps": steps, "wall_seconds": round(time.time() - state["started"] + state["elapsed_before"], 1)}
+            for opponent in config.ladder.split(","):
+                score, error = match_score(args.game, lambda: PolicyAgent(policy), opponent, config.eval_games,
+                                           seed=10_000 + steps % 9973, **env_options(args))
+                row[f"score_vs_{opponent}"] = round(score, 4)
+                self.logger.record(f"ladder/score_vs_{opponent}", score)
+            mean = float(np.mean([v for k, v in row.items() if k.startswith("score_vs_")]))
+            if mean >= config.snapshot_threshold:
+                snapshot = save_policy(self.model, out / "snapshots" / f"step_{steps}.pt", args.game, env_options(args))
+                self.training_env.env_method("add_snapshot_to_pool", str(snapshot))
+                state["snapshots"].append(str(snapshot))
+                row["snapshot"] = snapshot.name
+            append_csv(out / "evaluations.csv", row)
+            if not args.quiet:
+                self.bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
+
+    return Loop()
+
+
+def env_options(args) -> dict:
+    return {"num_players": args.players}
+
+
+def append_csv(path: Path, row: dict) -> None:
+    new = not path.exists()
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(row), extrasaction="ignore")
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def checkpoint(model, out: Path, state: dict) -> None:
+    model.save(out / "checkpoint.zip")
+    state["timesteps"] = int(model.num_timesteps)
+    state["elapsed_before"] = state["elapsed_before"] + time.time() - state["started"]
+    state["started"] = time.time()
+    (out / "state.json").write_text(json.dumps(state, indent=2))
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description="Self-play MaskablePPO training of a meadowzoo agent.")
+    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--timesteps", type=int, default=100_000, help="total learner decisions to train for")
+    parser.add_argument("--opponents", help="fixed opponents of the pool, e.g. random,greedy (config default)")
+    parser.add_argument("--ladder", help="agents of the periodic evaluation (config default)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n-envs", type=int, default=2, help="parallel env processes (one per core)")
+    parser.add_argument("--eval-every", type=int)
+    parser.add_argument("--eval-games", type=int)
+    parser.add_argument("--checkpoint-every", type=int)
+    parser.add_argument("--n-steps", type=int, help="rollout length per env (config default)")
+    parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
+    parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
+    parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
+    parser.add_argument("--quiet", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.config import config_for
+
+    torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
+    config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
+                        eval_games=args.eval_games, checkpoint_every=args.checkpoint_every,
+                        n_steps=args.n_steps, batch_size=args.batch_size)
+    out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    command = {"argv": argv, "args": vars(args), "config": config.as_dict()}
+    (out / "command.json").write_text(json.dumps(command, indent=2))
+    vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {})
+    resume = (out / "checkpoint.zip").exists() and not args.fresh
+    if resume:
+        state = json.loads((out / "state.json").read_text())
+        state["started"] = time.time()
+        model = MaskablePPO.load(out / "checkpoint.zip", env=vec, tensorboard_log=str(out / "tb"))
+        for snapshot in state["snapshots"]:
+            vec.env_method("add_snapshot_to_pool", snapshot)
+        print(f"resuming {out} at {model.num_timesteps} timesteps")
+    else:
+        state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0}
+        model = MaskablePPO(
+            "MlpPolicy", vec, seed=args.seed, tensorboard_log=str(out / "tb"), verbose=0,
+            learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
+            n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+            ent_coef=config.ent_coef, clip_range=config.clip_range,
+            policy_kwargs={"net_arch": list(config.net_arch)},
+        )
+    remaining = max(0, args.timesteps - model.num_timesteps)
+    if remaining:
+        model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state),
+                    reset_num_timesteps=not resume, tb_log_name="ppo")
+    checkpoint(model, out, state)
+    vec.close()
+    from agents.policy import PolicyAgent, load_policy, save_policy
+    from training.matches import match_score
+
+    policy_path = save_policy(model, out / "policy.pt", args.game, env_options(args),
+                              note=f"seed={args.seed} timesteps={model.num_timesteps}")
+    policy = load_policy(policy_path)
+    final = {"timesteps": int(model.num_timesteps), "wall_seconds": round(state["elapsed_before"], 1), "ladder": {}}
+    for opponent in config.ladder.split(","):
+        score, error = match_score(args.game, lambda: PolicyAgent(policy), opponent, max(config.eval_games, 100),
+                                   seed=123_456, **env_options(args))
+        final["ladder"][opponent] = {"score": round(score, 4), "stderr": round(error, 4)}
+    (out / "final.json").write_text(json.dumps(final, indent=2))
+    print(f"\n{'opponent':<16}{'score':>8}{'± 1.96·se':>12}")
+    for opponent, row in final["ladder"].items():
+        print(f"{opponent:<16}{row['score']:>8.3f}{1.96 * row['stderr']:>12.3f}")
+    print(f"policy: {policy_path}  ({final['timesteps']} timesteps, {final['wall_seconds']} s)")
+    return final
+
+
+if __name__ == "__main__":
+    main()
