@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agents.base import Agent
+from agents.heuristics import heuristic
 from agents.random_agent import RandomAgent
 
 #: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
+    "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
+    "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
 }
 
 
