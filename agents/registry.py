@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agents.base import Agent
+from agents.heuristics import heuristic
 from agents.random_agent import RandomAgent
 
-#: name -> factory(game, parameter, seed)
 def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
     from agents.policy import PolicyAgent
 
@@ -18,9 +18,12 @@ def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
     return PolicyAgent.from_file(parameter, game=game, seed=seed)
 
 
+#: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
     "policy": _policy,
+    "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
+    "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
 }
 
 

@@ -86,6 +86,11 @@ FORWARD_TARGETS = tuple(
     for lettuce in (False, True)
 )
 #: [has_lettuce][pos][d]: how many of FORWARD_TARGETS[has_lettuce][pos] lie within distance d
+#: [slot][has_lettuce][pos]: the same targets as action indices of runner slot ``slot``
+FORWARD_ACTIONS = tuple(
+    tuple(tuple(tuple(slot * SLOT_ACTIONS + t - 1 for t in targets) for targets in per_pos) for per_pos in FORWARD_TARGETS)
+    for slot in (0, 1)
+)
 REACHABLE = tuple(
     tuple(
         tuple(sum(1 for t in FORWARD_TARGETS[lettuce][pos] if t - pos <= d) for d in range(data.NUM_POSITIONS))
@@ -261,9 +266,10 @@ class HaseUndIgel(Game):
         # HUI-9: forward moves, paid before moving, to free squares that are neither hedgehogs nor
         # (without a lettuce) lettuce squares; the static part of that test is precomputed
         reach = MAX_DISTANCE[carrots] if carrots < len(MAX_DISTANCE) else data.GOAL
-        candidates = FORWARD_TARGETS[has_lettuce][pos]
-        moves = [base + t - 1 for t in candidates[: REACHABLE[has_lettuce][pos][min(reach, data.GOAL - pos)]]
-                 if occupant[t] < 0]
+        moves = list(FORWARD_ACTIONS[slot][has_lettuce][pos][: REACHABLE[has_lettuce][pos][min(reach, data.GOAL - pos)]])
+        for other in self.pos:  # drop occupied targets: at most five other runners
+            if pos < other < data.GOAL and other - pos <= reach and base + other - 1 in moves:
+                moves.remove(base + other - 1)
         if pos + reach >= data.GOAL:  # the Goal (HUI-18)
             cost = COST[data.GOAL - pos]
             if self.can_finish(player, carrots - cost):
