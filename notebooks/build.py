@@ -1,0 +1,120 @@
+"""Write the walk-through notebooks and execute them so the committed copies show their outputs.
+
+    python notebooks/build.py            # all notebooks
+    python notebooks/build.py training   # one of them
+
+The notebooks are code here (cells as strings) so that they stay reviewable in diffs; the test
+suite executes the committed ``.ipynb`` files top to bottom (nbmake).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).parent
+
+GAME_TITLES = {
+    "hase_und_igel": ("Hase und Igel", 4, "Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
+    "haste_bock": ("Haste Bock?", 3, "Zoch 2006: push, leap and herd sheep on a 9×9 pasture; scorings by the time track."),
+    "volle_wolle": ("Volle Wolle", 4, "Zoch 2007: bid, roll d12+d10+d8 in three attempts, collect sheep cards."),
+}
+
+
+def game_notebook(game: str) -> list[tuple[str, str]]:
+    title, players, blurb = GAME_TITLES[game]
+    return [
+        ("markdown", f"# {title}\n\n{blurb}\n\nThis notebook shows the rules in pictures (`rgb_array` "
+                     "frames of a seeded game), what an observation and an action mask look like, and the "
+                     "random and heuristic players against each other. Rules: `shared/rules/`; the full "
+                     f"specification is the docstring of `envs/{game}/env.py`."),
+        ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport envs\nfrom envs import {game}_v0\n"
+                 "from agents import make_agent\n"
+                 f"env = {game}_v0.raw_env(num_players={players}, render_mode='rgb_array')\nenv.reset(seed=7)\n"
+                 "print(env.possible_agents, env.action_space('player_0'))"),
+        ("markdown", "## A seeded game in pictures\nThe `strong` heuristic plays every seat; we keep a frame "
+                     "every few decisions."),
+        ("code", f"players = {{a: make_agent('strong', '{game}', seed=i) for i, a in enumerate(env.possible_agents)}}\n"
+                 "frames, steps = [env.render()], 0\n"
+                 "while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]) and steps < 60:\n"
+                 "    agent = env.agent_selection\n"
+                 "    env.step(players[agent].act(env, agent))\n"
+                 "    steps += 1\n"
+                 "    if steps % 20 == 0:\n"
+                 "        frames.append(env.render())\n"
+                 "fig, axes = plt.subplots(len(frames), 1, figsize=(10, 4.2 * len(frames)))\n"
+                 "for ax, frame in zip(np.atleast_1d(axes), frames):\n"
+                 "    ax.imshow(frame); ax.axis('off')\n"
+                 "plt.tight_layout(); plt.show()"),
+        ("markdown", "## Observation and action mask\nEvery agent sees a float32 vector from its own seat; only "
+                     "the agent to move has a non-zero mask. Each legal index has a readable name."),
+        ("code", "agent = env.agent_selection\nobs = env.observe(agent)\n"
+                 "print('observation', obs['observation'].shape, obs['observation'].dtype)\n"
+                 "print('legal actions of', agent, ':')\n"
+                 "for a in np.flatnonzero(obs['action_mask'])[:12]:\n"
+                 "    print(f'  {a:4d}  {env.action_to_string(int(a))}')\n"
+                 "others = [a for a in env.possible_agents if a != agent]\n"
+                 "print('other masks empty:', all(not env.observe(a)['action_mask'].any() for a in others))"),
+        ("markdown", "## Random against the heuristics\nA few seat-balanced two-player games each (the full "
+                     "tables with confidence intervals come from `training.evaluate`, see the README)."),
+        ("code", "from training.matches import match_score\n"
+                 f"game = '{game}'\n"
+                 "for hero, opponent in [('greedy', 'random'), ('strong', 'greedy')]:\n"
+                 "    score, se = match_score(game, lambda: make_agent(hero, game), opponent, games=10, seed=1, num_players=2)\n"
+                 "    print(f'{hero:>6} vs {opponent:<6}: score {score:.2f} ± {1.96 * se:.2f}')"),
+    ]
+
+
+def training_notebook() -> list[tuple[str, str]]:
+    return [
+        ("markdown", "# Training walk-through\n\nA short self-play MaskablePPO run on Volle Wolle (2 players): "
+                     "the Gymnasium view, the training command, the learning curve. Real runs use the same "
+                     "command with more timesteps (see the README's results table)."),
+        ("code", "import gymnasium, numpy as np, training\n"
+                 "view = gymnasium.make('meadowzoo/VolleWolle-v0', opponents='random,greedy', num_players=2)\n"
+                 "obs, info = view.reset(seed=0)\n"
+                 "print(view.observation_space, view.action_space, 'learner seat', info['seat'])\n"
+                 "print('legal actions now:', np.flatnonzero(info['action_mask']))"),
+        ("code", "import tempfile, csv\nfrom training.train import main\n"
+                 "out = tempfile.mkdtemp()\n"
+                 "final = main(['--game', 'volle_wolle', '--players', '2', '--timesteps', '2048', '--n-envs', '1',\n"
+                 "              '--n-steps', '256', '--batch-size', '64', '--eval-every', '512', '--eval-games', '8',\n"
+                 "              '--ladder', 'random', '--out', out, '--quiet', '--seed', '0'])"),
+        ("code", "import matplotlib.pyplot as plt\n"
+                 "rows = list(csv.DictReader(open(f'{out}/evaluations.csv')))\n"
+                 "steps = [int(r['timesteps']) for r in rows]\n"
+                 "plt.plot(steps, [float(r['score_vs_random']) for r in rows], marker='o', label='vs random')\n"
+                 "plt.xlabel('timesteps'); plt.ylabel('score (1 = always first)'); plt.ylim(0, 1); plt.legend(); plt.show()"),
+        ("markdown", "The policy is saved weights-only (`policy.pt`) and plays as `policy:<path>` in "
+                     "`training.evaluate` and `training.play`."),
+        ("code", "from agents import make_agent\nagent = make_agent(f'policy:{out}/policy.pt', 'volle_wolle')\nprint(agent.name)"),
+    ]
+
+
+NOTEBOOKS = {
+    "hase_und_igel": lambda: game_notebook("hase_und_igel"),
+    "haste_bock": lambda: game_notebook("haste_bock"),
+    "volle_wolle": lambda: game_notebook("volle_wolle"),
+    "training": training_notebook,
+}
+
+
+def build(name: str) -> Path:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for kind, source in NOTEBOOKS[name]():
+        cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+        notebook.cells.append(cell)
+    NotebookClient(notebook, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(HERE.parent)}}).execute()
+    path = HERE / f"{name}.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or NOTEBOOKS:
+        print("built", build(name))
