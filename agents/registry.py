@@ -9,9 +9,24 @@ from collections.abc import Callable
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
+
+def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.mcts import parse_spec
+
+    return parse_spec(parameter, game, seed)
+
+
+def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.human import HumanAgent
+
+    return HumanAgent(seed)
+
+
 #: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
+    "mcts": _mcts,
+    "human": _human,
 }
 
 
