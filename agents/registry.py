@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agents.base import Agent
+from agents.heuristics import heuristic
 from agents.random_agent import RandomAgent
 
 
@@ -25,6 +26,8 @@ def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
 #: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
+    "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
+    "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
     "mcts": _mcts,
     "human": _human,
 }
