@@ -98,7 +98,7 @@ def test_search_beats_random_on_haste_bock():
     wins = 0.0
     for g in range(6):
         env = new_env("haste_bock", players=2, seed=100 + g, max_turns=400)
-        seats = [make_agent("mcts:25", "haste_bock", seed=g), make_agent("random", "haste_bock", seed=g)]
+        seats = [make_agent("mcts:12", "haste_bock", seed=g), make_agent("random", "haste_bock", seed=g)]
         if g % 2:
             seats.reverse()
         from tests.agents.helpers import play
