@@ -47,23 +47,27 @@ def provisional_places(game) -> list[int]:
         return [sum(1 for k in keys if k < mine) for mine in keys]
 
 
-def play(game: str, specs: list[str], seed: int, **options) -> tuple[list[float], float, int]:
-    """One seeded game; returns (places of every seat as mean-rank numbers, seconds, decisions)."""
+def play(game: str, specs: list[str], seed: int, **options) -> tuple[list[float], list[float], list[int]]:
+    """One seeded game; returns (mean-rank number of every seat, seconds spent deciding per seat,
+    decisions per seat)."""
     env = game_module(game).raw_env(**options)
     env.reset(seed=seed)
     players = [make_agent(spec, game, seed=seed * 101 + i) for i, spec in enumerate(specs)]
     for p in players:
         p.reset()
     index = {a: i for i, a in enumerate(env.possible_agents)}
-    decisions = 0
-    start = time.perf_counter()
+    decisions = [0] * len(specs)
+    seconds = [0.0] * len(specs)
     while True:
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
             break
-        env.step(players[index[agent]].act(env, agent))
-        decisions += 1
-    seconds = time.perf_counter() - start
+        seat = index[agent]
+        start = time.perf_counter()
+        action = players[seat].act(env, agent)
+        seconds[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        env.step(action)
     n = len(specs)
     if env.game.is_over:
         rewards = [env._cumulative_rewards[a] for a in env.possible_agents]
@@ -83,8 +87,8 @@ def match(game: str, a: str, b: str, players: int, games: int, seed: int = 0, **
         seat = g % players
         specs = [a if s == seat else b for s in range(players)]
         ranks, dt, nd = play(game, specs, seed + g, num_players=players, **options)
-        seconds += dt
-        decisions += nd
+        seconds += dt[seat]
+        decisions += nd[seat]
         ranks_a.append(ranks[seat])
         ranks_b += [r for s, r in enumerate(ranks) if s != seat]
         share += 1 - ranks[seat] / (players - 1)
@@ -106,7 +110,7 @@ def report(r: dict) -> str:
     rlo, rhi = r["rank_a_ci"]
     return (f"{r['game']:<14} {r['players']}p {r['a']:>7} vs {r['b']:<7} games {r['games']:4d}  "
             f"share {r['share']:.3f} [{lo:.3f}, {hi:.3f}]  mean rank {r['a']} {r['rank_a']:.3f} "
-            f"[{rlo:.3f}, {rhi:.3f}] vs {r['b']} {r['rank_b']:.3f}  ({r['ms_per_decision']:.2f} ms/decision)")
+            f"[{rlo:.3f}, {rhi:.3f}] vs {r['b']} {r['rank_b']:.3f}  ({r['a']}: {r['ms_per_decision']:.2f} ms/decision)")
 
 
 def main(argv: list[str] | None = None) -> None:
