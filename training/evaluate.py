@@ -8,7 +8,9 @@ many agents as seats every game seats all of them, rotating seats (``--mode tabl
 with 2 players and more agents ``--mode pairs`` plays every pairing ``--games`` times, alternating
 seats. A name may repeat to fill seats (``strong,random,random,random``); repeated seats pool
 their results under one label. ``--option key=value`` passes env options (ints and booleans are
-parsed), e.g. ``--option two_runners=false``.
+parsed), e.g. ``--option two_runners=false``. ``--truncated standing`` scores games cut at
+``max_turns`` by the standing at the cut instead of as draws (4-player Hase und Igel with random
+seats rarely ends: the race ends only when all runners but one are home).
 
 Prints the per-agent table (wins, draws, losses, win share, mean rank, mean margin, each with a
 95% interval), the per-seat table, the head-to-head shares and the ratings; with ``--out DIR``
@@ -47,17 +49,22 @@ def parse_option(text: str) -> tuple[str, object]:
 
 
 def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 0, workers: int = 1,
-             mode: str = "table", options: dict | None = None, progress: bool = True) -> dict:
+             mode: str = "table", options: dict | None = None, progress: bool = True,
+             truncated: str = "draw") -> dict:
     """Run a tournament; the full result (records and statistics) as a JSON-ready dict."""
     options = {"num_players": players, **(options or {})}
     seatings = tournament.schedule(specs, players, games, mode)
     tasks = tournament.make_tasks(game, seatings, seed, options)
     start = time.time()
     records = tournament.run(tasks, workers=workers, progress=progress)
+    if truncated == "standing":  # score a game cut at max_turns by its standing at the cut
+        for record in records:
+            if record["truncated"]:
+                record["env_rewards"], record["rewards"] = record["rewards"], record["standing_rewards"]
     labels = list(dict.fromkeys(specs))
     result = {
         "game": game, "players": players, "agents": labels, "games": len(records), "seed": seed,
-        "mode": mode, "options": options, "workers": workers, "wall_seconds": round(time.time() - start, 1),
+        "mode": mode, "truncated_scoring": truncated, "options": options, "workers": workers, "wall_seconds": round(time.time() - start, 1),
         "truncated_games": sum(r["truncated"] for r in records),
         "margin_unit": "score" if records and records[0]["scores"] is not None else "reward",
         **stats.tournament_stats(records, labels),
@@ -196,10 +203,14 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
     parser.add_argument("--out", type=Path, help="directory for results.json, CSV files and summary.png")
+    parser.add_argument("--truncated", choices=["draw", "standing"], default="draw",
+                        help="a game cut at max_turns counts as the env scores it (a draw, reward 0 for all) "
+                             "or by the standing at the cut (points or race positions)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     result = evaluate(args.game, args.players, args.agents.split(","), args.games, seed=args.seed,
-                      workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet)
+                      workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet,
+                      truncated=args.truncated)
     result["command"] = "python -m training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     print(report(result))
     if args.out:

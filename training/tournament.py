@@ -95,17 +95,34 @@ def play_task(task: GameTask) -> dict:
     scores = getattr(game, "scores", None)
     if callable(scores):
         scores = scores()
+    truncated = not game.is_over
     return {
         "index": task.index,
         "seed": task.seed,
         "agents": list(task.specs),
         "rewards": [float(env._cumulative_rewards[s]) for s in seats],
         "scores": [float(x) for x in scores] if scores is not None else None,
-        "truncated": not game.is_over,
+        "truncated": truncated,
+        "standing_rewards": standing_rewards(game) if truncated else None,
         "decisions": decisions,
         "turns": game.turn,
         "seconds": thinking,
     }
+
+
+def standing_rewards(game) -> list[float]:
+    """Rank rewards of a game stopped early, by its standing at the cut: the game's own places
+    where they are defined mid-game (points), else (Hase und Igel) each player's race positions
+    (HUI-15; with two runners their sum)."""
+    from envs.core.rewards import rank_rewards
+
+    try:
+        places = game.places()
+    except RuntimeError:
+        keys = [sum(game.race_position(r) for r in range(p * game.rpp, (p + 1) * game.rpp))
+                for p in range(game.num_agents)]
+        places = [sum(1 for k in keys if k < mine) for mine in keys]
+    return rank_rewards(places, game.teams())
 
 
 def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[dict]:

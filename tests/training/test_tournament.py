@@ -66,3 +66,14 @@ def test_env_options_are_parsed():
     assert evaluate.parse_option("two_runners=false") == ("two_runners", False)
     assert evaluate.parse_option("max_turns=50") == ("max_turns", 50)
     assert evaluate.parse_option("layout=fixed") == ("layout", "fixed")
+
+
+def test_truncated_games_can_be_scored_by_standing():
+    kwargs = dict(game="hase_und_igel", players=2, specs=["greedy", "random"], games=2, seed=1, progress=False,
+                  options={"max_turns": 6})
+    draw = evaluate.evaluate(**kwargs)
+    standing = evaluate.evaluate(truncated="standing", **kwargs)
+    assert draw["truncated_games"] == standing["truncated_games"] == 2
+    assert all(r["rewards"] == [0.0, 0.0] for r in draw["records"])
+    assert all(sorted(r["rewards"]) in ([-1.0, 1.0], [0.0, 0.0]) for r in standing["records"])
+    assert standing["records"][0]["env_rewards"] == [0.0, 0.0]
