@@ -10,6 +10,7 @@ from agents.base import Agent
 from agents.heuristics import heuristic
 from agents.random_agent import RandomAgent
 
+
 def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
     from agents.policy import PolicyAgent
 
@@ -18,12 +19,26 @@ def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
     return PolicyAgent.from_file(parameter, game=game, seed=seed)
 
 
+def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.mcts import parse_spec
+
+    return parse_spec(parameter, game, seed)
+
+
+def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.human import HumanAgent
+
+    return HumanAgent(seed)
+
+
 #: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
     "policy": _policy,
     "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
     "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
+    "mcts": _mcts,
+    "human": _human,
 }
 
 

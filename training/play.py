@@ -1,9 +1,12 @@
 """Play one seeded game between any agents and show it on the terminal.
 
     python -m training.play --game hase_und_igel --players 4 --agents random --seed 0
+    python -m training.play --game volle_wolle --players 3 --agents human,strong,mcts:200
 
 ``--agents`` lists one agent per seat, or one name for every seat. ``--show`` picks what is
-printed: ``every`` decision's board, only the ``end``, or ``none``.
+printed: ``every`` decision's board, only the ``end``, or ``none``. A ``human`` seat is a person
+at this terminal (:mod:`agents.human`): it sees the board and the numbered legal actions at each
+of its decisions and types a number or an action's name; ``quit`` ends the game.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from agents import agent_names, make_agent
+from agents.human import HumanQuit
 from envs import GAMES, game_module
 
 
@@ -53,7 +57,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", choices=["every", "end", "none"], default="end")
     args = parser.parse_args(argv)
-    play_game(args.game, args.agents.split(","), args.seed, show=args.show, num_players=args.players)
+    try:
+        play_game(args.game, args.agents.split(","), args.seed, show=args.show, num_players=args.players)
+    except HumanQuit as stop:
+        print(f"\ngame stopped: {stop}")
 
 
 if __name__ == "__main__":

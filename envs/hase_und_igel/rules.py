@@ -612,8 +612,11 @@ class HaseUndIgel(Game):
         return self.deck[: self.known_from]
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
-        """Reshuffle the unseen top of the hare deck; reseed future reshuffles."""
-        unseen = self.deck[: self.known_from]
+        """Reshuffle the unseen top of the hare deck; reseed future reshuffles.
+
+        The unseen cards are sorted before the shuffle, so the result depends only on what the
+        observer knows and on ``rng`` (never on the true hidden order)."""
+        unseen = sorted(self.deck[: self.known_from])
         self.deck_version += 1
         rng.shuffle(unseen)
         self.deck[: self.known_from] = unseen

@@ -595,9 +595,12 @@ class VolleWolle(Game):
         return g
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
-        """Reshuffle the unseen pile, redraw other players' unrevealed bids, reseed future dice."""
+        """Reshuffle the unseen pile, redraw other players' unrevealed bids, reseed future dice.
+
+        The pile is sorted before the shuffle, so the result depends only on what the observer
+        knows and on ``rng`` (never on the true hidden order)."""
         order = rng.permutation(len(self.pile))
-        pile = self.pile
+        pile = sorted(self.pile)
         self.pile = [pile[i] for i in order]
         if self.phase == BID:
             for p, b in enumerate(self.bids):

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The acceptance tournaments behind the README tables (issue 5). Each run writes results/<name>/
+# (results.json with the exact command, CSV files, summary.png) and its terminal output to run.log.
+# Usage: bash results/acceptance.sh [name ...]   (no names: all runs in order)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY="${MEADOWZOO_PYTHON:-.venv/bin/python}"
+declare -A RUNS=(
+  [vw_2p_greedy_vs_random]="--game volle_wolle --players 2 --agents greedy,random --games 400"
+  [vw_2p_strong_vs_greedy]="--game volle_wolle --players 2 --agents strong,greedy --games 400"
+  [vw_4p_ladder]="--game volle_wolle --players 4 --agents strong,greedy,random,random --games 400"
+  [hui_2p_greedy_vs_random]="--game hase_und_igel --players 2 --agents greedy,random --games 400"
+  [hui_2p_strong_vs_greedy]="--game hase_und_igel --players 2 --agents strong,greedy --games 400"
+  [hui_4p_ladder]="--game hase_und_igel --players 4 --agents strong,greedy,random,random --games 400 --truncated standing"
+  [hb_2p_greedy_vs_random]="--game haste_bock --players 2 --agents greedy,random --games 400"
+  [hb_2p_strong_vs_greedy]="--game haste_bock --players 2 --agents strong,greedy --games 400"
+  [hb_4p_ladder]="--game haste_bock --players 4 --agents strong,greedy,random,random --games 400"
+)
+ORDER=(vw_2p_greedy_vs_random vw_2p_strong_vs_greedy vw_4p_ladder hui_2p_greedy_vs_random hui_2p_strong_vs_greedy
+       hui_4p_ladder hb_2p_greedy_vs_random hb_2p_strong_vs_greedy hb_4p_ladder)
+for name in "${@:-${ORDER[@]}}"; do
+  mkdir -p "results/$name"
+  echo "== $name: ${RUNS[$name]}"
+  PYTHONPATH=. "$PY" -m training.evaluate ${RUNS[$name]} --seed 0 --workers 2 --out "results/$name" \
+    > "results/$name/run.log" 2>&1 || echo "   failed: see results/$name/run.log"
+  tail -n 3 "results/$name/run.log" | head -n 1
+done

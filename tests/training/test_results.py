@@ -1,0 +1,45 @@
+"""The README results section is generated from stored tournament JSON, never typed."""
+
+import json
+
+import pytest
+
+from training import evaluate, results
+
+
+@pytest.fixture
+def stored(tmp_path):
+    out = tmp_path / "results" / "vw_2p"
+    evaluate.main(["--game", "volle_wolle", "--players", "2", "--agents", "mcts:3:depth=4,random", "--games", "4",
+                   "--workers", "1", "--out", str(out), "--quiet"])
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\nbefore\n{results.START}\nold text\n{results.END}\nafter\n")
+    return tmp_path, readme, json.loads((out / "results.json").read_text())
+
+
+def test_regenerates_the_marked_section(stored):
+    root, readme, result = stored
+    assert not results.update(readme, root / "results")
+    text = readme.read_text()
+    assert "old text" not in text and text.startswith("# x\n\nbefore\n") and text.endswith(f"{results.END}\nafter\n")
+    assert result["command"] in text
+    assert "results/vw_2p/results.json" in text
+    wins = result["per_agent"]["random"]
+    assert f"| `random` | {wins['wins']}–{wins['draws']}–{wins['losses']} |" in text
+    assert "| `mcts:3:depth=4` | `random` | 4 |" in text
+    assert results.update(readme, root / "results")  # second run: nothing to change
+
+
+def test_check_mode_reports_stale_readme_without_writing(stored):
+    root, readme, _ = stored
+    before = readme.read_text()
+    with pytest.raises(SystemExit):
+        results.main(["--readme", str(readme), "--results", str(root / "results"), "--check"])
+    assert readme.read_text() == before
+
+
+def test_missing_markers_are_an_error(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("no markers\n")
+    with pytest.raises(ValueError, match="markers"):
+        results.update(readme, tmp_path)

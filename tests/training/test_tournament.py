@@ -1,0 +1,79 @@
+"""Tournament scheduling, seeds, parallel reproducibility and the evaluate command's outputs."""
+
+import csv
+import json
+from collections import Counter
+
+import pytest
+
+from training import evaluate, tournament
+
+
+def test_table_mode_rotates_every_agent_through_every_seat():
+    seatings = tournament.schedule(["a", "b", "c", "d"], 4, 10)
+    assert len(seatings) == 12  # rounded up to whole rotations
+    for agent in "abcd":
+        assert Counter(s.index(agent) for s in seatings) == {0: 3, 1: 3, 2: 3, 3: 3}
+
+
+def test_pairs_mode_plays_every_pairing_seat_balanced():
+    seatings = tournament.schedule(["a", "b", "c"], 2, 4, mode="pairs")
+    assert Counter(frozenset(s) for s in seatings) == {frozenset("ab"): 4, frozenset("ac"): 4, frozenset("bc"): 4}
+    assert Counter(s for s in seatings if set(s) == {"a", "b"}) == {("a", "b"): 2, ("b", "a"): 2}
+
+
+@pytest.mark.parametrize("specs, players, mode", [(["a", "b"], 3, "table"), (["a", "b", "c"], 3, "pairs"), (["a"], 2, "x")])
+def test_bad_schedules_are_refused(specs, players, mode):
+    with pytest.raises(ValueError):
+        tournament.schedule(specs, players, 4, mode)
+
+
+def test_game_seeds_differ_and_are_stable():
+    seeds = [tournament.game_seed(0, i) for i in range(100)]
+    assert len(set(seeds)) == 100 and seeds == [tournament.game_seed(0, i) for i in range(100)]
+    assert tournament.game_seed(1, 0) != seeds[0]
+
+
+def test_results_do_not_depend_on_worker_count():
+    kwargs = dict(game="volle_wolle", players=2, specs=["mcts:3:depth=5", "random"], games=6, seed=4, progress=False)
+    one = evaluate.evaluate(workers=1, **kwargs)
+    two = evaluate.evaluate(workers=2, **kwargs)
+    strip = lambda r: [{k: v for k, v in rec.items() if k != "seconds"} for rec in r["records"]]  # noqa: E731
+    assert strip(one) == strip(two)
+    assert one["per_agent"] == two["per_agent"]
+
+
+def test_command_writes_table_json_csv_and_plot(tmp_path, capsys):
+    out = tmp_path / "run"
+    result = evaluate.main(["--game", "haste_bock", "--players", "4", "--agents", "random,random,mcts:2:depth=4,random",
+                            "--games", "4", "--workers", "1", "--seed", "3", "--out", str(out), "--quiet"])
+    printed = capsys.readouterr().out
+    assert "mcts:2:depth=4" in printed and "win share" in printed
+    stored = json.loads((out / "results.json").read_text())
+    assert stored["command"].startswith("python -m training.evaluate --game haste_bock")
+    assert stored["games"] == 4 and len(stored["records"]) == 4
+    assert set(stored["per_agent"]) == {"random", "mcts:2:depth=4"}
+    assert stored["per_agent"]["random"]["games"] == 12  # three seats a game
+    assert stored["margin_unit"] == "score"
+    with open(out / "agents.csv") as f:
+        assert [row["agent"] for row in csv.DictReader(f)] == ["random", "mcts:2:depth=4"]
+    assert (out / "seats.csv").exists() and (out / "head_to_head.csv").exists()
+    assert (out / "summary.png").read_bytes()[:4] == b"\x89PNG"
+    assert result["openskill"].keys() == {"random", "mcts:2:depth=4"}
+
+
+def test_env_options_are_parsed():
+    assert evaluate.parse_option("two_runners=false") == ("two_runners", False)
+    assert evaluate.parse_option("max_turns=50") == ("max_turns", 50)
+    assert evaluate.parse_option("layout=fixed") == ("layout", "fixed")
+
+
+def test_truncated_games_can_be_scored_by_standing():
+    kwargs = dict(game="hase_und_igel", players=2, specs=["greedy", "random"], games=2, seed=1, progress=False,
+                  options={"max_turns": 6})
+    draw = evaluate.evaluate(**kwargs)
+    standing = evaluate.evaluate(truncated="standing", **kwargs)
+    assert draw["truncated_games"] == standing["truncated_games"] == 2
+    assert all(r["rewards"] == [0.0, 0.0] for r in draw["records"])
+    assert all(sorted(r["rewards"]) in ([-1.0, 1.0], [0.0, 0.0]) for r in standing["records"])
+    assert standing["records"][0]["env_rewards"] == [0.0, 0.0]

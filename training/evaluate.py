@@ -1,0 +1,223 @@
+"""Tournament between any agents: seat-balanced, parallel, reproducible, with intervals and ratings.
+
+    python -m training.evaluate --game hase_und_igel --players 4 \\
+        --agents strong,greedy,random,mcts:200 --games 400 --workers 2 --seed 0 --out results/hui_4p
+
+``--agents`` takes agent specs (``name`` or ``name:parameter``, see ``agents.registry``). With as
+many agents as seats every game seats all of them, rotating seats (``--mode table``, the default);
+with 2 players and more agents ``--mode pairs`` plays every pairing ``--games`` times, alternating
+seats. A name may repeat to fill seats (``strong,random,random,random``); repeated seats pool
+their results under one label. ``--option key=value`` passes env options (ints and booleans are
+parsed), e.g. ``--option two_runners=false``. ``--truncated standing`` scores games cut at
+``max_turns`` by the standing at the cut instead of as draws (4-player Hase und Igel with random
+seats rarely ends: the race ends only when all runners but one are home).
+
+Prints the per-agent table (wins, draws, losses, win share, mean rank, mean margin, each with a
+95% interval), the per-seat table, the head-to-head shares and the ratings; with ``--out DIR``
+writes ``DIR/results.json`` (the command, settings, every game record and all statistics),
+``DIR/agents.csv``, ``DIR/seats.csv``, ``DIR/head_to_head.csv`` and ``DIR/summary.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from envs import GAMES
+from training import ratings, stats, tournament
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    key, eq, value = text.partition("=")
+    if not eq:
+        raise argparse.ArgumentTypeError(f"options look like key=value, got {text!r}")
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    if lowered in ("none", "null"):
+        return key, None
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 0, workers: int = 1,
+             mode: str = "table", options: dict | None = None, progress: bool = True,
+             truncated: str = "draw") -> dict:
+    """Run a tournament; the full result (records and statistics) as a JSON-ready dict."""
+    options = {"num_players": players, **(options or {})}
+    seatings = tournament.schedule(specs, players, games, mode)
+    tasks = tournament.make_tasks(game, seatings, seed, options)
+    start = time.time()
+    records = tournament.run(tasks, workers=workers, progress=progress)
+    if truncated == "standing":  # score a game cut at max_turns by its standing at the cut
+        for record in records:
+            if record["truncated"]:
+                record["env_rewards"], record["rewards"] = record["rewards"], record["standing_rewards"]
+    labels = list(dict.fromkeys(specs))
+    result = {
+        "game": game, "players": players, "agents": labels, "games": len(records), "seed": seed,
+        "mode": mode, "truncated_scoring": truncated, "options": options, "workers": workers, "wall_seconds": round(time.time() - start, 1),
+        "truncated_games": sum(r["truncated"] for r in records),
+        "margin_unit": "score" if records and records[0]["scores"] is not None else "reward",
+        **stats.tournament_stats(records, labels),
+        "openskill": ratings.openskill_ratings(records, labels),
+        "bradley_terry_elo": ratings.bradley_terry(records, labels),
+        "seconds_per_decision": _thinking(records, labels),
+        "records": records,
+    }
+    return result
+
+
+def _thinking(records: list[dict], labels: list[str]) -> dict[str, float]:
+    total = dict.fromkeys(labels, 0.0)
+    for record in records:
+        for label, seconds in zip(record["agents"], record["seconds"]):
+            total[label] += seconds
+    decisions = sum(r["decisions"] for r in records) or 1
+    return {label: total[label] / decisions * len(records[0]["agents"]) if records else 0.0 for label in labels}
+
+
+# ---- output ---------------------------------------------------------------------------------------
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _ci(lo_hi: list[float], fmt: str = "{:.2f}", pct: bool = False) -> str:
+    lo, hi = lo_hi
+    if pct:
+        return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+    return "[" + fmt.format(lo) + ", " + fmt.format(hi) + "]"
+
+
+def agent_table(result: dict) -> str:
+    lines = [f"{'agent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5}  {'win share':>7} {'95% CI':>14}  "
+             f"{'rank':>5} {'95% CI':>14}  {'margin':>7} {'95% CI':>16}  {'openskill':>9} {'BT elo':>7}"]
+    for label, s in result["per_agent"].items():
+        skill = result["openskill"][label]
+        lines.append(
+            f"{label:<22} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  {_pct(s['win_share']):>7} "
+            f"{_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}  "
+            f"{s['mean_margin']:>7.2f} {_ci(s['mean_margin_ci']):>16}  {skill['mu']:>9.1f} "
+            f"{result['bradley_terry_elo'][label]:>7.0f}")
+    return "\n".join(lines)
+
+
+def seat_table(result: dict) -> str:
+    lines = [f"{'agent':<22} {'seat':>4} {'games':>5} {'W':>5} {'D':>4} {'L':>5}  {'win share':>7} {'95% CI':>14}  {'rank':>5} {'95% CI':>14}"]
+    for label, seats in result["per_seat"].items():
+        for seat, s in seats.items():
+            if not s["games"]:
+                continue
+            lines.append(
+                f"{label:<22} {seat:>4} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  "
+                f"{_pct(s['win_share']):>7} {_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}")
+    return "\n".join(lines)
+
+
+def pair_table(result: dict) -> str:
+    lines = [f"{'A':<22} {'B':<22} {'meetings':>8} {'A better':>8} {'95% CI':>14}  significant"]
+    for h in result["head_to_head"].values():
+        lines.append(f"{h['a']:<22} {h['b']:<22} {h['meetings']:>8} {_pct(h['share']):>8} "
+                     f"{_ci(h['share_ci'], pct=True):>14}  {'yes' if h['significant'] else 'no'}")
+    return "\n".join(lines)
+
+
+def report(result: dict) -> str:
+    head = (f"{result['game']}, {result['players']} players, {result['games']} games, seed {result['seed']}, "
+            f"{result['truncated_games']} truncated, margin in {result['margin_unit']} points")
+    return "\n\n".join([head, agent_table(result), seat_table(result), pair_table(result)])
+
+
+def write_outputs(result: dict, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(result, indent=1) + "\n")
+    keys = ["games", "wins", "draws", "losses", "win_share", "win_share_ci", "mean_rank", "mean_rank_ci",
+            "mean_margin", "mean_margin_ci"]
+    with open(out / "agents.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", *keys, "openskill_mu", "openskill_sigma", "bradley_terry_elo"])
+        for label, s in result["per_agent"].items():
+            o = result["openskill"][label]
+            w.writerow([label, *(_cell(s[k]) for k in keys), round(o["mu"], 3), round(o["sigma"], 3),
+                        round(result["bradley_terry_elo"][label], 1)])
+    with open(out / "seats.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", "seat", *keys])
+        for label, seats in result["per_seat"].items():
+            for seat, s in seats.items():
+                w.writerow([label, seat, *(_cell(s[k]) for k in keys)])
+    with open(out / "head_to_head.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b", "meetings", "share", "share_ci", "significant"])
+        for h in result["head_to_head"].values():
+            w.writerow([h["a"], h["b"], h["meetings"], _cell(h["share"]), _cell(h["share_ci"]), h["significant"]])
+    plot(result, out / "summary.png")
+
+
+def _cell(value):
+    if isinstance(value, list):
+        return " ".join(f"{v:.4f}" for v in value)
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def plot(result: dict, path: Path) -> None:
+    """Win share and mean rank per agent with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = list(result["per_agent"])
+    per = result["per_agent"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(labels) + 2))
+    for ax, key, title in ((axes[0], "win_share", "win share (draws ½)"), (axes[1], "mean_rank", "mean rank (1 = first)")):
+        values = [per[a][key] for a in labels]
+        lo = [per[a][key] - per[a][key + "_ci"][0] for a in labels]
+        hi = [per[a][key + "_ci"][1] - per[a][key] for a in labels]
+        ax.barh(labels, values, xerr=[lo, hi], color="#7a9e5a", capsize=4)
+        ax.set_title(title)
+        ax.invert_yaxis()
+    axes[0].axvline(0.5 if result["players"] == 2 else 1 / result["players"], color="grey", lw=0.8, ls="--")
+    fig.suptitle(f"{result['game']}, {result['players']} players, {result['games']} games (95% intervals)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description="Seat-balanced tournament between agents.")
+    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strong,greedy,random,mcts:200")
+    parser.add_argument("--games", type=int, default=400, help="games (table mode) or games per pairing (pairs mode)")
+    parser.add_argument("--mode", choices=["table", "pairs"], default="table")
+    parser.add_argument("--seed", type=int, default=0, help="master seed")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
+    parser.add_argument("--out", type=Path, help="directory for results.json, CSV files and summary.png")
+    parser.add_argument("--truncated", choices=["draw", "standing"], default="draw",
+                        help="a game cut at max_turns counts as the env scores it (a draw, reward 0 for all) "
+                             "or by the standing at the cut (points or race positions)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    result = evaluate(args.game, args.players, args.agents.split(","), args.games, seed=args.seed,
+                      workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet,
+                      truncated=args.truncated)
+    result["command"] = "python -m training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+    print(report(result))
+    if args.out:
+        write_outputs(result, args.out)
+        print(f"\nwrote {args.out}/results.json, agents.csv, seats.csv, head_to_head.csv, summary.png")
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Regenerate the results section of the README from stored tournament output.
+
+    python -m training.results            # rewrite README.md between the markers
+    python -m training.results --check    # exit 1 if README.md is not what the results give
+
+Every ``results/<name>/results.json`` written by ``python -m training.evaluate --out`` becomes one
+table: the exact command that produced it, then per agent wins–draws–losses, win share, mean rank
+and mean margin with 95% intervals, and the ratings; for every pair of agents the head-to-head
+share with its interval and whether it is significant. Nothing in the section is typed by hand:
+it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci_pct(ci: list[float]) -> str:
+    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _ci(ci: list[float]) -> str:
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def result_section(result: dict, path: str) -> str:
+    """Markdown for one stored tournament."""
+    per = result["per_agent"]
+    lines = [
+        f"#### {result['game']}, {result['players']} players, {result['games']} games",
+        "",
+        f"`{result.get('command', '(command not recorded)')}` → [`{path}`]({path})",
+        "",
+        f"| agent | W–D–L | win share [95% CI] | mean rank [95% CI] | margin ({result['margin_unit']}) [95% CI] "
+        "| OpenSkill μ ± σ | BT Elo | s/decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, s in per.items():
+        skill = result["openskill"][label]
+        lines.append(
+            f"| `{label}` | {s['wins']}–{s['draws']}–{s['losses']} | {_pct(s['win_share'])} {_ci_pct(s['win_share_ci'])} "
+            f"| {s['mean_rank']:.2f} {_ci(s['mean_rank_ci'])} | {s['mean_margin']:+.2f} {_ci(s['mean_margin_ci'])} "
+            f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
+            f"| {result['seconds_per_decision'][label]:.4f} |")
+    pairs = [h for h in result["head_to_head"].values() if list(per).index(h["a"]) < list(per).index(h["b"])]
+    if pairs:
+        lines += ["", "| A | B | meetings | A placed better [95% CI] | significant |", "|---|---|---|---|---|"]
+        for h in pairs:
+            verdict = "A better" if h["significant"] else "B better" if h["share_ci"][1] < 0.5 else "no"
+            lines.append(f"| `{h['a']}` | `{h['b']}` | {h['meetings']} | {_pct(h['share'])} {_ci_pct(h['share_ci'])} | {verdict} |")
+    if result.get("truncated_games"):
+        lines += ["", f"{result['truncated_games']} games were truncated at `max_turns` (reward 0 for all)."]
+    return "\n".join(lines)
+
+
+def render(results_dir: Path, root: Path) -> str:
+    files = sorted(results_dir.glob("*/results.json"))
+    if not files:
+        return "No stored results yet."
+    results = [(json.loads(f.read_text()), f) for f in files]
+    results.sort(key=lambda item: (item[0]["game"], item[0]["players"], str(item[1])))
+    return "\n\n".join(result_section(r, f.relative_to(root).as_posix()) for r, f in results)
+
+
+def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
+    """Rewrite the marked section; returns whether the file was already up to date."""
+    text = readme.read_text()
+    if START not in text or END not in text:
+        raise ValueError(f"{readme} lacks the markers {START} … {END}")
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    new = f"{head}{START}\n{render(results_dir, readme.parent)}\n{END}{tail}"
+    if new == text:
+        return True
+    if not check:
+        readme.write_text(new)
+    return False
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Regenerate the README results section from results/*/results.json.")
+    parser.add_argument("--readme", type=Path, default=Path("README.md"))
+    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--check", action="store_true", help="only check; exit 1 when out of date")
+    args = parser.parse_args(argv)
+    fresh = update(args.readme, args.results, check=args.check)
+    if args.check and not fresh:
+        print(f"{args.readme} is out of date: run python -m training.results", file=sys.stderr)
+        sys.exit(1)
+    print(f"{args.readme}: {'up to date' if fresh else 'updated'}")
+
+
+if __name__ == "__main__":
+    main()
