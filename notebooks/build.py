@@ -60,11 +60,11 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
                  "print('other masks empty:', all(not env.observe(a)['action_mask'].any() for a in others))"),
         ("markdown", "## Random against the heuristics\nA few seat-balanced two-player games each (the full "
                      "tables with confidence intervals come from `training.evaluate`, see the README)."),
-        ("code", "from training.matches import match_score\n"
+        ("code", "from training.evaluate import evaluate\n"
                  f"game = '{game}'\n"
                  "for hero, opponent in [('greedy', 'random'), ('strong', 'greedy')]:\n"
-                 "    score, se = match_score(game, lambda: make_agent(hero, game), opponent, games=10, seed=1, num_players=2)\n"
-                 "    print(f'{hero:>6} vs {opponent:<6}: score {score:.2f} ± {1.96 * se:.2f}')"),
+                 "    pair = evaluate(game, 2, [hero, opponent], games=10, seed=1, progress=False)['head_to_head'][f'{hero}|{opponent}']\n"
+                 "    print(f\"{hero:>6} vs {opponent:<6}: placed better in {pair['share']:.0%} of 10 games, 95% CI {pair['share_ci'][0]:.2f}-{pair['share_ci'][1]:.2f}\")"),
     ]
 
 
@@ -94,11 +94,38 @@ def training_notebook() -> list[tuple[str, str]]:
     ]
 
 
+def evaluation_notebook() -> list[tuple[str, str]]:
+    return [
+        ("markdown", "# Evaluation walk-through\n\nTournaments between players: seat-balanced schedules, win shares "
+                     "and mean ranks with 95% intervals, per-seat results and ratings (OpenSkill for any number "
+                     "of players, Bradley–Terry Elo). First a small live tournament, then the stored 400-game "
+                     "acceptance runs behind the README tables."),
+        ("code", "from training.evaluate import evaluate, agent_table, seat_table\n"
+                 "live = evaluate('haste_bock', 4, ['strong', 'greedy', 'random', 'random'], games=8, seed=0, progress=False)\n"
+                 "print(agent_table(live))\nprint(seat_table(live))"),
+        ("code", "import json\nfrom pathlib import Path\nimport matplotlib.pyplot as plt\n"
+                 "root = Path.cwd() if (Path.cwd() / 'results').is_dir() else Path.cwd().parent  # run from notebooks/ or the root\n"
+                 "runs = {path.parent.name: json.load(open(path)) for path in sorted(root.glob('results/*_4p_ladder/results.json'))}\n"
+                 "assert runs, 'no stored tournament results found'\n"
+                 "fig, axes = plt.subplots(1, len(runs), figsize=(5 * len(runs), 3.5), squeeze=False)\n"
+                 "for ax, (name, run) in zip(axes[0], runs.items()):\n"
+                 "    for agent in run['agents']:\n"
+                 "        seats = sorted(run['per_seat'][agent], key=int)\n"
+                 "        ax.plot([int(s) for s in seats], [run['per_seat'][agent][s]['mean_rank'] for s in seats], marker='o', label=agent)\n"
+                 "    ax.set_title(name); ax.set_xlabel('seat'); ax.set_ylabel('mean rank (1 = first)'); ax.legend()\n"
+                 "plt.tight_layout(); plt.show()"),
+        ("code", "for name, run in runs.items():\n"
+                 "    ratings = sorted(run['openskill'].items(), key=lambda kv: -kv[1]['ordinal'])\n"
+                 "    print(name, '  '.join(f\"{a}: {r['mu']:.1f}±{r['sigma']:.1f}\" for a, r in ratings))"),
+    ]
+
+
 NOTEBOOKS = {
     "hase_und_igel": lambda: game_notebook("hase_und_igel"),
     "haste_bock": lambda: game_notebook("haste_bock"),
     "volle_wolle": lambda: game_notebook("volle_wolle"),
     "training": training_notebook,
+    "evaluation": evaluation_notebook,
 }
 
 
@@ -109,7 +136,7 @@ def build(name: str) -> Path:
         cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
         notebook.cells.append(cell)
     NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(HERE.parent)}}).execute()
+                   resources={"metadata": {"path": str(HERE)}}).execute()  # as the tests run them
     path = HERE / f"{name}.ipynb"
     nbformat.write(notebook, path)
     return path

@@ -10,7 +10,7 @@ What it does, top to bottom:
    :class:`~training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
 3. Trains MaskablePPO with a progress bar and TensorBoard logs (``<out>/tb``).
 4. Every ``eval_every`` steps scores the current policy against each ``--ladder`` agent
-   (seat-balanced, :mod:`training.matches`), logs it, appends ``<out>/evaluations.csv``, and adds a
+   (seat-balanced games through :mod:`training.evaluate`), logs it, appends ``<out>/evaluations.csv``, and adds a
    frozen snapshot of the learner to every env's pool when its mean ladder score reaches
    ``snapshot_threshold``.
 5. Every ``checkpoint_every`` steps writes ``<out>/checkpoint.zip`` and ``<out>/state.json``; a run
@@ -58,8 +58,7 @@ def make_callbacks(args, config, out: Path, state: dict):
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from agents.policy import PolicyAgent, load_policy, save_policy
-    from training.matches import match_score
+    from agents.policy import save_policy
 
     class Loop(BaseCallback):
         def _on_training_start(self) -> None:
@@ -84,11 +83,9 @@ def make_callbacks(args, config, out: Path, state: dict):
 
         def evaluate(self, steps: int) -> None:
             path = save_policy(self.model, out / "current.pt", args.game, env_options(args))
-            policy = load_policy(path)
             row = {"timesteps": steps, "wall_seconds": round(time.time() - state["started"] + state["elapsed_before"], 1)}
-            for opponent in config.ladder.split(","):
-                score, error = match_score(args.game, lambda: PolicyAgent(policy), opponent, config.eval_games,
-                                           seed=10_000 + steps % 9973, **env_options(args))
+            for opponent, (score, _) in ladder_scores(args, path, config.ladder, config.eval_games,
+                                                      seed=10_000 + steps % 9973).items():
                 row[f"score_vs_{opponent}"] = round(score, 4)
                 self.logger.record(f"ladder/score_vs_{opponent}", score)
             mean = float(np.mean([v for k, v in row.items() if k.startswith("score_vs_")]))
@@ -102,6 +99,21 @@ def make_callbacks(args, config, out: Path, state: dict):
                 self.bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
 
     return Loop()
+
+
+def ladder_scores(args, policy_path: Path, ladder: str, games: int, seed: int) -> dict[str, tuple[float, list]]:
+    """Seat-balanced games of the policy against each ladder agent (every other seat): the
+    policy's share of placings ahead of that agent (ties ½) with its 95% interval."""
+    from training.evaluate import evaluate
+
+    hero = f"policy:{policy_path}"
+    scores = {}
+    for opponent in ladder.split(","):
+        result = evaluate(args.game, args.players, [hero] + [opponent] * (args.players - 1), games, seed=seed,
+                          progress=False)
+        pair = result["head_to_head"][f"{hero}|{opponent}"]
+        scores[opponent] = (pair["share"], pair["share_ci"])
+    return scores
 
 
 def env_options(args) -> dict:
@@ -184,21 +196,18 @@ def main(argv=None) -> dict:
                     reset_num_timesteps=not resume, tb_log_name="ppo")
     checkpoint(model, out, state)
     vec.close()
-    from agents.policy import PolicyAgent, load_policy, save_policy
-    from training.matches import match_score
+    from agents.policy import save_policy
 
     policy_path = save_policy(model, out / "policy.pt", args.game, env_options(args),
                               note=f"seed={args.seed} timesteps={model.num_timesteps}")
-    policy = load_policy(policy_path)
     final = {"timesteps": int(model.num_timesteps), "wall_seconds": round(state["elapsed_before"], 1), "ladder": {}}
-    for opponent in config.ladder.split(","):
-        score, error = match_score(args.game, lambda: PolicyAgent(policy), opponent, max(config.eval_games, 100),
-                                   seed=123_456, **env_options(args))
-        final["ladder"][opponent] = {"score": round(score, 4), "stderr": round(error, 4)}
+    games = max(config.eval_games, 100)
+    for opponent, (score, interval) in ladder_scores(args, policy_path, config.ladder, games, seed=123_456).items():
+        final["ladder"][opponent] = {"score": round(score, 4), "ci95": [round(x, 4) for x in interval], "games": games}
     (out / "final.json").write_text(json.dumps(final, indent=2))
-    print(f"\n{'opponent':<16}{'score':>8}{'± 1.96·se':>12}")
+    print(f"\n{'opponent':<16}{'score':>8}   95% interval")
     for opponent, row in final["ladder"].items():
-        print(f"{opponent:<16}{row['score']:>8.3f}{1.96 * row['stderr']:>12.3f}")
+        print(f"{opponent:<16}{row['score']:>8.3f}   [{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]")
     print(f"policy: {policy_path}  ({final['timesteps']} timesteps, {final['wall_seconds']} s)")
     return final
 

@@ -7,7 +7,7 @@ import pytest
 
 from agents import make_agent
 from agents.heuristics import heuristic
-from agents.heuristics._match import match, wilson
+from training.evaluate import evaluate
 from agents.heuristics.hase_und_igel import turns_table
 from agents.heuristics.volle_wolle import success_by_attempt
 from envs import game_module
@@ -83,11 +83,6 @@ def test_dice_chances_are_probabilities_and_fall_with_the_target():
     assert success_by_attempt(30)[0] == pytest.approx(1 / 960)
 
 
-def test_wilson_interval():
-    lo, hi = wilson(30, 40)
-    assert 0.59 < lo < 0.6 and 0.85 < hi < 0.87
-
-
 def test_greedy_beats_random_smoke():
-    result = match("volle_wolle", "greedy", "random", players=2, games=40, seed=100)
-    assert result["share"] >= 0.6
+    result = evaluate("volle_wolle", 2, ["greedy", "random"], games=40, seed=100, progress=False)
+    assert result["head_to_head"]["greedy|random"]["share"] >= 0.6

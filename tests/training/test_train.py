@@ -30,6 +30,8 @@ def test_trains_checkpoints_and_writes_a_weights_only_policy(tmp_path):
     assert payload["game"] == "volle_wolle" and payload["env_options"] == {"num_players": 2}
     final = json.loads((out / "final.json").read_text())
     assert final["timesteps"] >= 128 and 0.0 <= final["ladder"]["random"]["score"] <= 1.0
+    low, high = final["ladder"]["random"]["ci95"]
+    assert low <= final["ladder"]["random"]["score"] <= high
 
 
 def test_resume_continues_from_the_checkpoint(tmp_path):
