@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job: set up, then play and show a seeded game (later: train and evaluate an agent).
+# The main job: set up, train a small self-play agent on Volle Wolle (2 players) and evaluate it
+# against the heuristic ladder (a few minutes on a laptop). Extra arguments go to training.train,
+# e.g. --game haste_bock --timesteps 100000. A second run with the same --out resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec "${MEADOWZOO_VENV:-.venv}/bin/python" -m training.play --game hase_und_igel --players 4 --agents random --seed 0 "$@"
+exec "${MEADOWZOO_VENV:-.venv}/bin/python" -m training.train --game volle_wolle --players 2 --timesteps 40000 \
+  --ladder random,greedy,strong --eval-every 10000 --eval-games 20 --out runs/main --seed 0 "$@"
