@@ -4,7 +4,9 @@
     python -m training.train --game volle_wolle --players 4 --opponents random,greedy --n-envs 2
 
 What it does, top to bottom:
-1. Reads the game's hyperparameters from :mod:`training.config` (command-line flags override).
+1. Reads the game's hyperparameters from :mod:`training.config` (command-line flags override);
+   with ``--imitate strong`` the policy is first behaviour-cloned from that agent's games
+   (:mod:`training.imitation`).
 2. Builds ``--n-envs`` self-play envs (:class:`training.selfplay.SelfPlayEnv`), one process each,
    seeded ``seed + i``; the learner's seat is drawn per episode; opponents come from an
    :class:`~training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
@@ -153,6 +155,9 @@ def parse_args(argv=None):
     parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
+    parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
+    parser.add_argument("--imitate-games", type=int, default=200, help="teacher games for --imitate")
+    parser.add_argument("--imitate-epochs", type=int, default=20)
     parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
@@ -190,6 +195,13 @@ def main(argv=None) -> dict:
             ent_coef=config.ent_coef, clip_range=config.clip_range,
             policy_kwargs={"net_arch": list(config.net_arch)},
         )
+        if args.imitate:
+            from training.imitation import collect, pretrain
+
+            data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed)
+            losses = pretrain(model, data, epochs=args.imitate_epochs, seed=args.seed)
+            state["imitation"] = {"teacher": args.imitate, "decisions": len(data), "losses": losses}
+            print(f"behaviour cloning of {args.imitate}: {len(data)} decisions, loss {losses[0]:.3f} -> {losses[-1]:.3f}")
     remaining = max(0, args.timesteps - model.num_timesteps)
     if remaining:
         model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state),

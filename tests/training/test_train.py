@@ -71,3 +71,21 @@ def test_a_file_that_is_not_a_policy_is_rejected(tmp_path):
     torch.save({"weights": np.zeros(3).tolist()}, path)
     with pytest.raises(ValueError, match="not a meadowzoo policy"):
         load_policy(path)
+
+
+def test_behaviour_cloning_fits_the_teacher(tmp_path):
+    """A warm start makes the policy imitate the teacher: its loss falls, and the imitation run
+    records the teacher data it used."""
+    from sb3_contrib import MaskablePPO
+
+    from training.imitation import collect, pretrain
+    from training.selfplay import SelfPlayEnv
+
+    data = collect("volle_wolle", players=2, teacher="greedy", games=6, seed=0)
+    assert len(data) > 50 and data.masks[np.arange(len(data)), data.actions].all()  # teacher moves are legal
+    assert set(np.unique(data.returns)) <= {-1.0, 0.0, 1.0}
+    model = MaskablePPO("MlpPolicy", SelfPlayEnv("volle_wolle", num_players=2), seed=0, policy_kwargs={"net_arch": [64]})
+    losses = pretrain(model, data, epochs=8)
+    assert losses[-1] < losses[0] * 0.8
+    out = run(tmp_path, "bc", 64, "--imitate", "greedy", "--imitate-games", "3", "--imitate-epochs", "2")
+    assert json.loads((out / "state.json").read_text())["imitation"]["teacher"] == "greedy"
