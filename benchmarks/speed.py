@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import random
+import sys
 import time
 from collections.abc import Callable
 
@@ -90,6 +93,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per round and configuration")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--readme", action="store_true",
+                        help="rewrite the speed table in README.md (between the speed markers)")
     args = parser.parse_args(argv)
     entries = connect_four() + candidates(args.game or list(GAMES))
     results = measure(entries, args.seconds, args.rounds)
@@ -104,7 +109,28 @@ def main(argv: list[str] | None = None) -> dict:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(results, handle, indent=2)
+    if args.readme:
+        write_readme_table(results, " ".join(["python -m benchmarks.speed"] + (argv if argv is not None else sys.argv[1:])))
     return results
+
+
+def write_readme_table(results: dict, command: str, path: str = "README.md") -> None:
+    """Replace the table between ``<!-- speed:start -->`` and ``<!-- speed:end -->``."""
+    lines = [f"`{command}` on {platform.node() or 'this machine'} ({os.cpu_count()} cores), "
+             f"{time.strftime('%Y-%m-%d')}:", "",
+             "| environment | raw steps/s | × c4 raw | raw games/s | env() steps/s | × c4 env() |",
+             "|---|---|---|---|---|---|"]
+    for name, row in results.items():
+        lines.append(f"| {name} | {row['raw_steps']:,.0f} | {row['raw_ratio']:.2f} | {row['raw_games']:,.1f} | "
+                     f"{row['env_steps']:,.0f} | {row['env_ratio']:.2f} |")
+    text = open(path).read()
+    start, end = "<!-- speed:start -->", "<!-- speed:end -->"
+    if start not in text or end not in text:
+        raise SystemExit(f"{path} has no {start} … {end} markers")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as handle:
+        handle.write(head + start + "\n" + "\n".join(lines) + "\n" + end + tail)
 
 
 if __name__ == "__main__":

@@ -193,40 +193,36 @@ class HaseUndIgelEnv(MeadowEnv):
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
         # The vector is the concatenation of small blocks (one per runner, one per player, the
-        # deck, the decision). Each block's bytes are memoised under a small integer code of its
-        # inputs, so an observation costs a few list/dict look-ups and one join: this is the hot
-        # path of every AEC step.
-        pieces = []
+        # deck, the decision). Runner blocks are memoised under a small integer code of their
+        # inputs, player blocks are packed directly, so an observation costs a few look-ups and
+        # one join: this is the hot path of every AEC step.
         positions, places, finished = game.pos, game.place, game.finished
         # race positions (HUI-15): rank among track runners by square, after the finished ones
         track = sorted([p for p in positions if 0 < p < GOAL], reverse=True)
         start_rank = finished + len(track) + 1
         eat, miss, payout = game.eat, game.miss, game.payout
-        runner_blocks = self._runner_blocks
-        for runner in self._runner_order[seat]:
-            square = positions[runner]
-            race = places[runner] or ((finished + 1 + track.index(square)) if square else start_rank)
-            code = square + 65 * (eat[runner] + 2 * miss[runner] + 4 * payout[runner] + 8 * race)
-            block = runner_blocks[code]
-            if block is None:
-                block = runner_blocks[code] = self._runner_block(code)
-            pieces.append(block)
+        codes = [
+            positions[r] + 65 * (eat[r] + 2 * miss[r] + 4 * payout[r] + 8 * (
+                places[r] or ((finished + 1 + track.index(positions[r])) if positions[r] else start_rank)))
+            for r in self._runner_order[seat]
+        ]
+        blocks = self._runner_blocks
+        pieces = [blocks[code] or self._runner_block(code) for code in codes]
         carrots, lettuces = game.carrots, game.lettuces
         current = game.current_agent
         scale = self._lettuce_scale
-        for player, same_team in self._seat_teams[seat]:  # carrots vary too much to memoise
-            pieces.append(PACK_PLAYER(carrots[player] * 0.01, lettuces[player] * scale, same_team, player == current))
+        pieces += [PACK_PLAYER(carrots[p] * 0.01, lettuces[p] * scale, same_team, p == current)
+                   for p, same_team in self._seat_teams[seat]]  # carrots vary too much to memoise
         pieces.append(self._deck_block(game))
-        cache = self._decision_cache
         code = (-1 if game.over else game.phase, game.card_runner % game.rpp if game.card_runner >= 0 else -1, game.turns)
-        block = cache.get(code)
+        block = self._decision_cache.get(code)
         if block is None:
-            block = cache[code] = self._decision_block(*code)
+            block = self._decision_cache[code] = self._decision_block(*code)
         pieces.append(block)
         return np.frombuffer(bytearray().join(pieces), FLOAT32)
 
     def _runner_block(self, code: int) -> bytes:
-        """Runner block from ``square + 65·(eat + 2·miss + 4·payout + 8·race)``."""
+        """Runner block from ``square + 65·(eat + 2·miss + 4·payout + 8·race)`` (memoised)."""
         square, rest = code % 65, code // 65
         race = rest // 8
         block = np.zeros(RUNNER_FEATURES, dtype=np.float32)
@@ -234,7 +230,8 @@ class HaseUndIgelEnv(MeadowEnv):
         block[65:68] = (rest & 1, (rest >> 1) & 1, (rest >> 2) & 1)
         block[68] = race / self._num_runners
         block[69] = race / self._num_runners if square == GOAL else 0.0  # finished: place = race
-        return block.tobytes()
+        self._runner_blocks[code] = block.tobytes()
+        return self._runner_blocks[code]
 
     def _decision_block(self, phase: int, card_slot: int, turns: int) -> bytes:
         block = np.zeros(self._size - self._decision_base, dtype=np.float32)
