@@ -136,7 +136,7 @@ class MeadowEnv(AECEnv, EzPickle):
         self._settle()
 
     def _refresh(self) -> None:
-        """Forget the cached legal actions and observations of the previous state."""
+        """Forget the legal actions cached for the previous state."""
         self._legal: list[int] | None = None
 
     def legal_actions(self) -> list[int]:
