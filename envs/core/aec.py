@@ -147,16 +147,19 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
-        agent = self.agent_selection if agent is None else agent
+        return self._mask(self._agent_index[self.agent_selection if agent is None else agent])
+
+    def _mask(self, seat: int) -> np.ndarray:
         mask = bytearray(self.num_actions)  # cheaper to fill than a numpy array
-        if self._agent_index[agent] == self.game.current_agent and not self.truncations.get(agent):
-            for action in self.legal_actions():
+        if seat == self.game.current_agent and not self.truncations.get(self.possible_agents[seat]):
+            for action in self._legal if self._legal is not None else self.legal_actions():
                 mask[action] = 1
         return np.frombuffer(mask, INT8)
 
     def observe(self, agent: str) -> dict:
         """Observation of ``agent``: a fresh dict of fresh arrays (callers may modify them)."""
-        return {"observation": self._encode(self.game, self._agent_index[agent]), "action_mask": self.action_mask(agent)}
+        seat = self._agent_index[agent]
+        return {"observation": self._encode(self.game, seat), "action_mask": self._mask(seat)}
 
     def step(self, action: Any) -> None:
         if self._needs_reset:
@@ -165,7 +168,7 @@ class MeadowEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.legal_actions()
+        legal = self._legal if self._legal is not None else self.legal_actions()
         if type(action) is not int:  # the common case skips the checks below
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")

@@ -105,7 +105,6 @@ from envs.hase_und_igel import data, render
 from envs.hase_und_igel.rules import HaseUndIgel, check_config
 
 GOAL = data.GOAL
-PACK_PLAYER = struct.Struct("<4f").pack  # carrots/100, lettuces/start, same team, to move
 RUNNER_FEATURES = 70
 PLAYER_FEATURES = 4
 DECK_SLOTS = 12
@@ -188,8 +187,15 @@ class HaseUndIgelEnv(MeadowEnv):
         # seat order seen from each observer, and the runners in that order
         self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
-        self._seat_teams = [[(p, game.team_of[p] == game.team_of[seat]) for p in order]
-                            for seat, order in enumerate(self._seat_order)]
+        # per observer and player to move: the player-block values with the two flags filled in
+        # (carrots and lettuces are written per observation); index -1 = nobody (game over)
+        self._team_flags = [
+            [[x for k, p in enumerate(order) for x in (0.0, 0.0, float(game.team_of[p] == game.team_of[seat]),
+                                                       float(p == current))]
+             for current in list(range(n)) + [-1]]
+            for seat, order in enumerate(self._seat_order)
+        ]
+        self._pack_players = struct.Struct(f"<{PLAYER_FEATURES * n}f").pack
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
         # The vector is the concatenation of small blocks (one per runner, one per player, the
@@ -208,16 +214,19 @@ class HaseUndIgelEnv(MeadowEnv):
         ]
         blocks = self._runner_blocks
         pieces = [blocks[code] or self._runner_block(code) for code in codes]
-        carrots, lettuces = game.carrots, game.lettuces
-        current = game.current_agent
-        scale = self._lettuce_scale
-        pieces += [PACK_PLAYER(carrots[p] * 0.01, lettuces[p] * scale, same_team, p == current)
-                   for p, same_team in self._seat_teams[seat]]  # carrots vary too much to memoise
+        # players: carrots vary too much to memoise; one pack call for all of them
+        carrots, lettuces, scale = game.carrots, game.lettuces, self._lettuce_scale
+        values = self._team_flags[seat][game.current_agent]  # [_, _, same team, to move] per player
+        for k, p in enumerate(self._seat_order[seat]):
+            values[4 * k] = carrots[p] * 0.01
+            values[4 * k + 1] = lettuces[p] * scale
+        pieces.append(self._pack_players(*values))
         pieces.append(self._deck_block(game))
-        code = (-1 if game.over else game.phase, game.card_runner % game.rpp if game.card_runner >= 0 else -1, game.turns)
+        code = game.turns * 16 + (4 if game.over else game.phase) * 3 + (
+            game.card_runner % game.rpp + 1 if game.card_runner >= 0 else 0)
         block = self._decision_cache.get(code)
         if block is None:
-            block = self._decision_cache[code] = self._decision_block(*code)
+            block = self._decision_cache[code] = self._decision_block(code)
         pieces.append(block)
         return np.frombuffer(bytearray().join(pieces), FLOAT32)
 
@@ -233,12 +242,15 @@ class HaseUndIgelEnv(MeadowEnv):
         self._runner_blocks[code] = block.tobytes()
         return self._runner_blocks[code]
 
-    def _decision_block(self, phase: int, card_slot: int, turns: int) -> bytes:
+    def _decision_block(self, code: int) -> bytes:
+        """Decision block from ``turns·16 + phase·3 + card slot + 1`` (phase 4 = game over)."""
+        turns, rest = divmod(code, 16)
+        phase, card_slot = divmod(rest, 3)
         block = np.zeros(self._size - self._decision_base, dtype=np.float32)
-        if phase >= 0:
+        if phase < NUM_DECISIONS:
             block[phase] = 1.0
-        if card_slot >= 0:
-            block[NUM_DECISIONS + card_slot] = 1.0
+        if card_slot:
+            block[NUM_DECISIONS + card_slot - 1] = 1.0
         block[-1] = min(1.0, turns / self.max_turns)
         return block.tobytes()
 

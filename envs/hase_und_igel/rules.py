@@ -191,7 +191,8 @@ class HaseUndIgel(Game):
         if action not in (self._legal if self._legal is not None else self.legal_actions()):
             raise IllegalActionError(f"illegal action {action} ({self.action_to_string(action)})")
         self._legal = None
-        self.log = []
+        if self.log:
+            self.log = []
         if action >= self.card_base:
             self._apply_card_choice(action - self.card_base)
         elif action >= SLOT_ACTIONS * self.rpp:  # two runners: give up
