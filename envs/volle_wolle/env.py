@@ -91,19 +91,28 @@ Version history: v0 — first release.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
 
-from envs.core.aec import MeadowEnv
+from envs.core.aec import INT8, MeadowEnv
 from envs.volle_wolle import data, rules
 from envs.volle_wolle.rules import VolleWolle
 
 GLOBAL = 22
-DYNAMIC = 19  # obs[0:19] changes with every decision; obs[19:] comes from the cached static part
+HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
 SLOT = 11
 PLAYER = 20
-_CARD_ROW_EMPTY = data.NUM_CARDS  # index of the all-zero row in the card feature table
+BID_COLUMNS = 6  # a player's row: columns 0..5 (to move, bids, place) change with the turn, 6.. with its cards
+_F32 = np.dtype(np.float32)
+_ROW = struct.Struct(f"<{PLAYER - BID_COLUMNS}f")
+_ROLL_HEAD = struct.Struct(f"<{HEAD}f")
+_GLOBALS = struct.Struct("<3f")
+
+
+def _floats(values) -> bytes:
+    return np.asarray(values, dtype=np.float32).tobytes()
 
 
 def card_features(deck: data.Deck) -> np.ndarray:
@@ -146,21 +155,36 @@ class raw_env(MeadowEnv):
         return options
 
     def _setup_tables(self, n: int) -> None:
+        """Byte tables the observation is joined from (see :meth:`_encode`)."""
         deck = self.deck
-        self._card_feat = card_features(deck)
         self._type_of = np.array(deck.type_of, dtype=np.int64)
-        self._type_total = np.bincount(self._type_of, minlength=deck.num_types).astype(np.float32)
         self._n = n
-        self._display_at = GLOBAL
         self._pile_at = GLOBAL + SLOT * (n + 1)
         self._players_at = self._pile_at + deck.num_types
         self._size = self._players_at + PLAYER * n
-        self._rot = [np.array([(s + k) % n for k in range(n)]) for s in range(n)]
-        self._heads = [np.zeros(DYNAMIC, dtype=np.float32) for _ in range(5)]
-        for phase, head in enumerate(self._heads):
-            head[phase] = 1.0
-        self._pick_head = self._heads[rules.PICK]
-        self._static_game: VolleWolle | None = None
+        # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
+        self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
+        self._heads = tuple(row.tobytes() for row in np.eye(HEAD, dtype=np.float32)[:5])  # bid … over
+        self._pick_heads: dict[tuple, bytes] = {}
+        # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place)
+        self._bid_cols = {
+            (move, code): _floats((move,) + code)
+            for move in (0, 1)
+            for code in [(0, 0, 0, 0, 0), (1, 0, 0, 0, 0)] + [
+                (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place)
+                for b in range(len(data.BID_TARGETS)) for place in range(n + 1)
+            ]
+        }
+        # while bidding, by the bidder: players before it have bid (unseen), it moves, the rest wait
+        none, bid, moving = (self._bid_cols[0, (0,) * 5], self._bid_cols[0, (1, 0, 0, 0, 0)],
+                             self._bid_cols[1, (0,) * 5])
+        self._bidding_cols = [[bid] * cur + [moving] + [none] * (n - cur - 1) for cur in range(n)]
+        self._own_bid_cols = [self._bid_cols[0, (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, 0)]
+                              for b in range(len(data.BID_TARGETS))]
+        self._no_mask = bytes(rules.NUM_ACTIONS)
+        self._masks: dict[tuple, bytes] = {}
+        self._obs_game: VolleWolle | None = None
+        self._stamp = self._round = -1
 
     def _new_game(self, rng: np.random.Generator) -> VolleWolle:
         return VolleWolle.new(self.options["num_players"], rng, self.deck)
@@ -178,52 +202,47 @@ class raw_env(MeadowEnv):
         """Labels of the card types counted in the pile slice of the observation."""
         return [data.card_label(self.deck, c).split("#")[0] for c in self.deck.type_cards]
 
-    # ---- observation ------------------------------------------------------------------------------
-    # obs[0:DYNAMIC] is written at every call; obs[DYNAMIC:] is copied from the "static" array
-    # (supply, pile size, round, display, pile by type, then every player's row twice so that
-    # each rotation is one slice), which is only updated where the game changed.
-    def _static(self, game: VolleWolle) -> np.ndarray:
-        """The static array of ``game``, brought up to date.
+    # ---- action mask ------------------------------------------------------------------------------
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """As :meth:`MeadowEnv.action_mask`, from bytes memoised by the legal action list."""
+        agent = self.agent_selection if agent is None else agent
+        if self._agent_index[agent] != self.game.current_agent or self.truncations.get(agent):
+            return np.frombuffer(bytearray(self._no_mask), INT8)
+        key = tuple(self.legal_actions())
+        mask = self._masks.get(key)
+        if mask is None:
+            row = bytearray(self._no_mask)
+            for action in key:
+                row[action] = 1
+            mask = self._masks[key] = bytes(row)
+        return np.frombuffer(bytearray(mask), INT8)
 
-        Parts are rebuilt only when they change: the pile once a round, the display when a card
-        leaves it, a player's row when its public data changes (``game.stamp`` / ``pstamp`` say
-        when), the bid columns at the reveal and at a new round. The array belongs to one game
-        object; another game (restore, clone, reset) gets a fresh array.
-        """
+    # ---- observation ------------------------------------------------------------------------------
+    # The observation is joined from byte pieces: the head (19 floats: the decision), the middle
+    # (supply, pile size, round, display, pile by type) and every player's row in seat order
+    # rotated to start at the observer. ``self._rows`` interleaves each row's bid columns 0..5
+    # (slots 2p, filled in per call from tables) and its card columns 6..19 (slots 2p+1, rebuilt
+    # when the player's ``pstamp`` moves). The middle and the rows are only looked at when
+    # ``game.stamp`` or the round moved. The caches belong to one game object; another game
+    # (restore, clone, reset) starts them afresh.
+    def _track(self, game: VolleWolle) -> None:
+        """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
         n = game.num_agents
-        if game is not self._static_game:
-            self._static_game = game
-            self._static_arr = np.zeros(self._size - DYNAMIC + PLAYER * n, dtype=np.float32)
-            self._static_round = -1
-            self._static_stamp: tuple = (-1, -1, None)
-            self._static_display = [-2] * (n + 1)
+        if game is not self._obs_game:
+            self._obs_game = game
+            self._pile_round = -1
             self._row_stamp = [-1] * n
-        static = self._static_arr
-        revealed = game.revealed
-        stamp = (game.stamp, game.round, revealed)
-        if stamp == self._static_stamp:  # nothing public changed since the last call
-            return static
-        bids_changed = stamp[1:] != self._static_stamp[1:]
-        self._static_stamp = stamp
+            self._rows: list[bytes] = [b""] * (2 * n)
+            self._bid_key: tuple = ()
+        self._stamp = game.stamp
+        self._round = game.round
+        if game.round != self._pile_round:  # the pile changes only when a round deals the display
+            self._pile_round = game.round
+            self._pile_bytes = np.bincount(self._type_of[game.pile], minlength=self.deck.num_types).astype(_F32).tobytes()
+        card_bytes = self._card_bytes
+        self._mid = b"".join([_GLOBALS.pack(game.supply, len(game.pile), game.round),
+                              *[card_bytes[c] for c in game.display], self._pile_bytes])
         deck = game.deck
-        static[:3] = (game.supply, len(game.pile), game.round)
-        display = game.display
-        shown = self._static_display
-        at = GLOBAL - DYNAMIC
-        for slot, card in enumerate(display):
-            if shown[slot] != card:
-                shown[slot] = card
-                static[at + slot * SLOT : at + (slot + 1) * SLOT] = self._card_feat[card]  # -1: empty row
-        if game.round != self._static_round:
-            self._static_round = game.round
-            seen = [c for c in display if c >= 0]
-            for p in range(n):
-                seen += game.herd[p] + game.dogs[p]
-            if game.bone >= 0:
-                seen.append(deck.bone_card)
-            pile = self._type_total - np.bincount(self._type_of[seen], minlength=deck.num_types)
-            static[self._pile_at - DYNAMIC : self._players_at - DYNAMIC] = pile
-        at = self._players_at - DYNAMIC
         pstamp = game.pstamp
         row_stamp = self._row_stamp
         for p in range(n):  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
@@ -233,65 +252,70 @@ class raw_env(MeadowEnv):
             herd = game.herd[p]
             if herd:
                 top = herd[-1]
-                row = (1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
-                       *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+                self._rows[2 * p + 1] = _ROW.pack(
+                    1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
+                    *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
             else:
-                row = (0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p],
-                       0.0, 0.0, 0.0, 0.0, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-            static[at + p * PLAYER + 6 : at + (p + 1) * PLAYER] = row
-            static[at + (p + n) * PLAYER + 6 : at + (p + n + 1) * PLAYER] = row
-        if bids_changed:  # columns 1..5: bids are revealed all at once, and hidden again next round
-            end = at + 2 * n * PLAYER
-            if revealed:
-                bids = game.bids * 2
-                rank = [0] * n
-                for place, p in enumerate(game.order):
-                    rank[p] = place + 1
-                static[at + 1 : end : PLAYER] = 1.0
-                static[at + 2 : end : PLAYER] = 1.0
-                static[at + 3 : end : PLAYER] = [data.BID_TARGETS[b] for b in bids]
-                static[at + 4 : end : PLAYER] = [b == data.BID_26_PLUS for b in bids]
-                static[at + 5 : end : PLAYER] = rank * 2
+                self._rows[2 * p + 1] = _ROW.pack(
+                    0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p], 0.0, 0.0, 0.0, 0.0,
+                    len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+        key = (game.round, game.revealed)
+        if key != self._bid_key:  # bids are revealed all at once, and hidden again next round
+            self._bid_key = key
+            self._revealed_cols: dict[int, list[bytes]] = {}
+            if game.revealed:
+                place = [0] * n
+                for rank, p in enumerate(game.order):
+                    place[p] = rank + 1
+                self._revealed_codes = [
+                    (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place[p]) for p, b in enumerate(game.bids)
+                ]
             else:
-                for column in (1, 2, 3, 4, 5):
-                    static[at + column : end : PLAYER] = 0.0
-        return static
+                self._revealed_codes = [(0, 0, 0, 0, 0)] * n
+
+    def _bid_columns(self, mover: int) -> list[bytes]:
+        """Bid columns of every player once the bids are known to all, ``mover`` to move (-1: none)."""
+        cols = self._bid_cols
+        return [cols[p == mover, code] for p, code in enumerate(self._revealed_codes)]
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
-        static = self._static(game)
-        obs = np.empty(self._size, dtype=np.float32)
+        if game.stamp != self._stamp or game.round != self._round or game is not self._obs_game:
+            self._track(game)
         phase = game.phase
         if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
             dice = game.dice
             kept = game.kept
             attempt = game.attempt
-            obs[:DYNAMIC] = (
+            head = _ROLL_HEAD.pack(
                 0.0, phase == 1, phase == 2, 0.0, 0.0, attempt == 1, attempt == 2, attempt == 3,
                 dice[0], dice[1], dice[2], kept & 1, kept >> 1 & 1, kept >> 2 & 1,
                 game.base, game.bonus, game.target, 0.0, 0.0,
             )
         elif phase == 3:
-            obs[:DYNAMIC] = self._pick_head
-            obs[17] = game.picks
-            obs[18] = game.black_only
+            key = (game.picks, game.black_only)
+            head = self._pick_heads.get(key)
+            if head is None:
+                values = np.frombuffer(self._heads[3], _F32).copy()
+                values[17:19] = key
+                head = self._pick_heads[key] = values.tobytes()
         else:
-            obs[:DYNAMIC] = self._heads[phase]
-        players_at = self._players_at
-        obs[DYNAMIC:players_at] = static[: players_at - DYNAMIC]
-        start = players_at - DYNAMIC + seat * PLAYER
-        n = game.num_agents
-        obs[players_at:] = static[start : start + n * PLAYER]
-        if phase == 0:
-            cur = game.cur
-            for p in range(cur):  # who has bid (never what)
-                obs[players_at + (p - seat) % n * PLAYER + 1] = 1.0
+            head = self._heads[phase]
+        rows = self._rows[:]
+        if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
+            rows[0::2] = self._bidding_cols[game.cur]
             own = game.bids[seat]
-            if own >= 0:  # the observer knows its own secret bid
-                obs[players_at + 1 : players_at + 5] = (1.0, 1.0, data.BID_TARGETS[own], own == data.BID_26_PLUS)
-            obs[players_at + (cur - seat) % n * PLAYER] = 1.0
-        elif phase != 4:
-            obs[players_at + (game.cur - seat) % n * PLAYER] = 1.0
-        return obs
+            if own >= 0:
+                rows[2 * seat] = self._own_bid_cols[own]
+        else:
+            mover = -1 if phase == 4 else game.cur
+            cols = self._revealed_cols.get(mover)
+            if cols is None:
+                cols = self._revealed_cols[mover] = self._bid_columns(mover)
+            rows[0::2] = cols
+        pieces = [head, self._mid]
+        pieces += rows[2 * seat :]
+        pieces += rows[: 2 * seat]
+        return np.frombuffer(bytearray().join(pieces), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:

@@ -82,6 +82,12 @@ _BIDS_POOR = list(range(BID_26_PLUS))  # no wool: no 26+
 _BIDS_ALL = list(range(NUM_BIDS))
 _SIDES = DICE
 _BITS = (1, 2, 4)
+#: legal actions while rolling, by [can claim][dice kept (bits), or 8 on the third attempt]
+_ROLL_LEGAL = tuple(
+    tuple(tuple([CLAIM] * claim + [KEEP + d for d in range(3) if not kept & _BITS[d]]) for kept in range(8))
+    + ((CLAIM, DECLINE) if claim else (DECLINE,),)
+    for claim in (False, True)
+)
 
 _DECK_CACHE: dict = {}
 
@@ -170,13 +176,7 @@ class VolleWolle(Game):
         if phase == BID:
             return _BIDS_ALL[:] if self.wool[self.cur] else _BIDS_POOR[:]
         if phase == ROLL:
-            out = [CLAIM] if self.can_claim else []
-            if self.attempt == 3:
-                out.append(DECLINE)
-            else:
-                kept = self.kept
-                out.extend(KEEP + d for d in range(3) if not kept & _BITS[d])
-            return out
+            return list(_ROLL_LEGAL[self.can_claim][self.kept if self.attempt < 3 else 8])
         if phase == PICK:
             return [PICK_SLOT + s for s in self._eligible()]
         if phase == BLACK_CHOICE:
@@ -423,7 +423,12 @@ class VolleWolle(Game):
                     self.phase = PICK
                     return
                 kind = self.deck.kind
-                if sum(1 for s in slots if kind[self.display[s]] <= K007) > 1:
+                display = self.display
+                sheep = 0
+                for s in slots:
+                    if kind[display[s]] <= K007:
+                        sheep += 1
+                if sheep > 1:
                     self.phase = PICK
                     return
                 for s in slots:  # every eligible card, at most one sheep among them: order is moot
