@@ -104,11 +104,9 @@ GLOBAL = 22
 HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
 SLOT = 11
 PLAYER = 20
-BID_COLUMNS = 6  # a player's row: columns 0..5 (to move, bids, place) change with the turn, 6.. with its cards
 _F32 = np.dtype(np.float32)
-_ROW = struct.Struct(f"<{PLAYER - BID_COLUMNS}f")
-_ROLL_HEAD = struct.Struct(f"<{HEAD}f")
-_GLOBALS = struct.Struct("<3f")
+_CARD_COLUMNS = struct.Struct("<14f")  # columns 6..19 of a player's row
+_THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
 
 
 def _floats(values) -> bytes:
@@ -157,14 +155,19 @@ class raw_env(MeadowEnv):
     def _setup_tables(self, n: int) -> None:
         """Byte tables the observation is joined from (see :meth:`_encode`)."""
         deck = self.deck
-        self._type_of = np.array(deck.type_of, dtype=np.int64)
         self._n = n
         self._pile_at = GLOBAL + SLOT * (n + 1)
         self._players_at = self._pile_at + deck.num_types
         self._size = self._players_at + PLAYER * n
+        self._pile_struct = struct.Struct(f"<{deck.num_types}f")
         # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
         self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
-        self._heads = tuple(row.tobytes() for row in np.eye(HEAD, dtype=np.float32)[:5])  # bid … over
+        eye = np.eye(HEAD, dtype=np.float32)
+        self._heads = tuple(row.tobytes() for row in eye[:5])  # bid, roll, black, pick, over
+        # rolling heads are joined: [phase one-hot, attempt one-hot], dice, kept, result, two zeros
+        self._roll_heads = tuple(tuple((eye[phase] + (eye[4 + attempt] if attempt else 0))[:8].tobytes()
+                                       for attempt in range(4)) for phase in range(3))
+        self._kept_bytes = tuple(_floats((kept & 1, kept >> 1 & 1, kept >> 2 & 1)) for kept in range(8))
         self._pick_heads: dict[tuple, bytes] = {}
         # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place)
         self._bid_cols = {
@@ -206,8 +209,11 @@ class raw_env(MeadowEnv):
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """As :meth:`MeadowEnv.action_mask`, from bytes memoised by the legal action list."""
         agent = self.agent_selection if agent is None else agent
-        if self._agent_index[agent] != self.game.current_agent or self.truncations.get(agent):
-            return np.frombuffer(bytearray(self._no_mask), INT8)
+        return np.frombuffer(bytearray(self._mask_bytes(agent, self._agent_index[agent])), INT8)
+
+    def _mask_bytes(self, agent: str, seat: int) -> bytes:
+        if seat != self.game.current_agent or self.truncations.get(agent):
+            return self._no_mask
         key = tuple(self.legal_actions())
         mask = self._masks.get(key)
         if mask is None:
@@ -215,82 +221,94 @@ class raw_env(MeadowEnv):
             for action in key:
                 row[action] = 1
             mask = self._masks[key] = bytes(row)
-        return np.frombuffer(bytearray(mask), INT8)
+        return mask
+
+    def observe(self, agent: str) -> dict:
+        """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
+        seat = self._agent_index[agent]
+        return {"observation": self._encode(self.game, seat),
+                "action_mask": np.frombuffer(bytearray(self._mask_bytes(agent, seat)), INT8)}
 
     # ---- observation ------------------------------------------------------------------------------
     # The observation is joined from byte pieces: the head (19 floats: the decision), the middle
     # (supply, pile size, round, display, pile by type) and every player's row in seat order
-    # rotated to start at the observer. ``self._rows`` interleaves each row's bid columns 0..5
-    # (slots 2p, filled in per call from tables) and its card columns 6..19 (slots 2p+1, rebuilt
-    # when the player's ``pstamp`` moves). The middle and the rows are only looked at when
-    # ``game.stamp`` or the round moved. The caches belong to one game object; another game
-    # (restore, clone, reset) starts them afresh.
+    # rotated to start at the observer. A row is its bid columns 0..5 (from tables) and its card
+    # columns 6..19 (rebuilt when the player's ``pstamp`` moves). The middle and the rows by
+    # player to move are rebuilt only when ``game.stamp`` or the round moved: between two such
+    # moves nothing public changes but the head, whose turn it is and who has bid. The caches
+    # belong to one game object; another game (restore, clone, reset) starts them afresh.
     def _track(self, game: VolleWolle) -> None:
         """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
         n = game.num_agents
         if game is not self._obs_game:
             self._obs_game = game
-            self._pile_round = -1
+            self._pile_round = -2  # never the round before
+            self._pile_counts: list[int] = []
             self._row_stamp = [-1] * n
-            self._rows: list[bytes] = [b""] * (2 * n)
-            self._bid_key: tuple = ()
+            self._rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
+            self._bid_round: tuple = ()
         self._stamp = game.stamp
         self._round = game.round
-        if game.round != self._pile_round:  # the pile changes only when a round deals the display
+        if game.round != self._pile_round:  # pile by card type: it changes only when a round deals
+            type_of = game.deck.type_of
+            counts = self._pile_counts
+            if game.round == self._pile_round + 1:  # the next round: the pile lost the display
+                for card in game.display:
+                    if card >= 0:
+                        counts[type_of[card]] -= 1
+            if game.round != self._pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh
+                counts = self._pile_counts = [0] * len(game.deck.type_cards)
+                for card in game.pile:
+                    counts[type_of[card]] += 1
             self._pile_round = game.round
-            self._pile_bytes = np.bincount(self._type_of[game.pile], minlength=self.deck.num_types).astype(_F32).tobytes()
+            self._pile_bytes = self._pile_struct.pack(*counts)
         card_bytes = self._card_bytes
-        self._mid = b"".join([_GLOBALS.pack(game.supply, len(game.pile), game.round),
+        self._mid = b"".join([_THREE.pack(game.supply, len(game.pile), game.round),
                               *[card_bytes[c] for c in game.display], self._pile_bytes])
         deck = game.deck
         pstamp = game.pstamp
         row_stamp = self._row_stamp
-        for p in range(n):  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
+        for p in range(n) if pstamp != row_stamp else ():  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
             if pstamp[p] == row_stamp[p]:
                 continue
             row_stamp[p] = pstamp[p]
             herd = game.herd[p]
             if herd:
                 top = herd[-1]
-                self._rows[2 * p + 1] = _ROW.pack(
+                self._rows[2 * p + 1] = _CARD_COLUMNS.pack(
                     1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
                     *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
             else:
-                self._rows[2 * p + 1] = _ROW.pack(
+                self._rows[2 * p + 1] = _CARD_COLUMNS.pack(
                     0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p], 0.0, 0.0, 0.0, 0.0,
                     len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
         key = (game.round, game.revealed)
-        if key != self._bid_key:  # bids are revealed all at once, and hidden again next round
-            self._bid_key = key
+        if key != self._bid_round:  # bids are revealed all at once, and hidden again next round
+            self._bid_round = key
             self._revealed_cols: dict[int, list[bytes]] = {}
             if game.revealed:
                 place = [0] * n
                 for rank, p in enumerate(game.order):
                     place[p] = rank + 1
-                self._revealed_codes = [
+                self._bid_codes = [
                     (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place[p]) for p, b in enumerate(game.bids)
                 ]
             else:
-                self._revealed_codes = [(0, 0, 0, 0, 0)] * n
+                self._bid_codes = [(0, 0, 0, 0, 0)] * n
 
-    def _bid_columns(self, mover: int) -> list[bytes]:
-        """Bid columns of every player once the bids are known to all, ``mover`` to move (-1: none)."""
-        cols = self._bid_cols
-        return [cols[p == mover, code] for p, code in enumerate(self._revealed_codes)]
+    def _revealed_bid_cols(self, mover: int) -> list[bytes]:
+        """Bid columns of every player (seat order) after the bidding, ``mover`` to move (-1: none)."""
+        bid_cols = self._bid_cols
+        cols = self._revealed_cols[mover] = [bid_cols[p == mover, code] for p, code in enumerate(self._bid_codes)]
+        return cols
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
         if game.stamp != self._stamp or game.round != self._round or game is not self._obs_game:
             self._track(game)
         phase = game.phase
         if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
-            dice = game.dice
-            kept = game.kept
-            attempt = game.attempt
-            head = _ROLL_HEAD.pack(
-                0.0, phase == 1, phase == 2, 0.0, 0.0, attempt == 1, attempt == 2, attempt == 3,
-                dice[0], dice[1], dice[2], kept & 1, kept >> 1 & 1, kept >> 2 & 1,
-                game.base, game.bonus, game.target, 0.0, 0.0,
-            )
+            pieces = [self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
+                      _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid]
         elif phase == 3:
             key = (game.picks, game.black_only)
             head = self._pick_heads.get(key)
@@ -298,8 +316,9 @@ class raw_env(MeadowEnv):
                 values = np.frombuffer(self._heads[3], _F32).copy()
                 values[17:19] = key
                 head = self._pick_heads[key] = values.tobytes()
+            pieces = [head, self._mid]
         else:
-            head = self._heads[phase]
+            pieces = [self._heads[phase], self._mid]
         rows = self._rows[:]
         if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
             rows[0::2] = self._bidding_cols[game.cur]
@@ -308,11 +327,7 @@ class raw_env(MeadowEnv):
                 rows[2 * seat] = self._own_bid_cols[own]
         else:
             mover = -1 if phase == 4 else game.cur
-            cols = self._revealed_cols.get(mover)
-            if cols is None:
-                cols = self._revealed_cols[mover] = self._bid_columns(mover)
-            rows[0::2] = cols
-        pieces = [head, self._mid]
+            rows[0::2] = self._revealed_cols.get(mover) or self._revealed_bid_cols(mover)
         pieces += rows[2 * seat :]
         pieces += rows[: 2 * seat]
         return np.frombuffer(bytearray().join(pieces), _F32)

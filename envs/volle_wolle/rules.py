@@ -80,7 +80,7 @@ _ACTION_NAMES = (
 )
 _BIDS_POOR = list(range(BID_26_PLUS))  # no wool: no 26+
 _BIDS_ALL = list(range(NUM_BIDS))
-_SIDES = DICE
+_D12, _D10, _D8 = DICE  # sides
 _BITS = (1, 2, 4)
 #: legal actions while rolling, by [can claim][dice kept (bits), or 8 on the third attempt]
 _ROLL_LEGAL = tuple(
@@ -178,7 +178,7 @@ class VolleWolle(Game):
         if phase == ROLL:
             return list(_ROLL_LEGAL[self.can_claim][self.kept if self.attempt < 3 else 8])
         if phase == PICK:
-            return [PICK_SLOT + s for s in self._eligible()]
+            return self._eligible(PICK_SLOT)
         if phase == BLACK_CHOICE:
             return [AVOID_BLACK, TAKE_BLACK]
         return []
@@ -342,9 +342,12 @@ class VolleWolle(Game):
         random = self.rng.random
         dice = self.dice
         kept = self.kept
-        for d in range(3):
-            if not kept & _BITS[d]:
-                dice[d] = int(random() * _SIDES[d]) + 1
+        if not kept & 1:  # unrolled: d12, d10, d8 in this order (the draws are part of the seed's game)
+            dice[0] = int(random() * _D12) + 1
+        if not kept & 2:
+            dice[1] = int(random() * _D10) + 1
+        if not kept & 4:
+            dice[2] = int(random() * _D8) + 1
         base = dice[0] + dice[1] + dice[2] + self.neg
         self.base = base
         if base >= self.target:  # forced success
@@ -402,11 +405,12 @@ class VolleWolle(Game):
     def _is_eligible(self, card: int) -> bool:
         return card >= 0 and (not self.black_only or self.deck.kind[card] == BLACK)
 
-    def _eligible(self) -> list[int]:
+    def _eligible(self, offset: int = 0) -> list[int]:
+        """Display slots that may be picked now, plus ``offset`` (``PICK_SLOT``: as actions)."""
         if self.black_only:
             kind = self.deck.kind
-            return [s for s, c in enumerate(self.display) if c >= 0 and kind[c] == BLACK]
-        return [s for s, c in enumerate(self.display) if c >= 0]
+            return [offset + s for s, c in enumerate(self.display) if c >= 0 and kind[c] == BLACK]
+        return [offset + s for s, c in enumerate(self.display) if c >= 0]
 
     def _begin_pick(self, player: int, count: int, black_only: bool) -> None:
         self.cur = player
