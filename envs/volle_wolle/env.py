@@ -168,7 +168,10 @@ class raw_env(MeadowEnv):
         self._roll_heads = tuple(tuple((eye[phase] + (eye[4 + attempt] if attempt else 0))[:8].tobytes()
                                        for attempt in range(4)) for phase in range(3))
         self._kept_bytes = tuple(_floats((kept & 1, kept >> 1 & 1, kept >> 2 & 1)) for kept in range(8))
-        self._pick_heads: dict[tuple, bytes] = {}
+        pick = np.tile(eye[3], (2, data.NUM_CARDS + 1, 1))  # by [black sheep only][cards to pick]
+        pick[:, :, 17] = np.arange(data.NUM_CARDS + 1)
+        pick[1, :, 18] = 1
+        self._pick_heads = tuple(tuple(row.tobytes() for row in table) for table in pick)
         # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place)
         self._bid_cols = {
             (move, code): _floats((move,) + code)
@@ -306,19 +309,6 @@ class raw_env(MeadowEnv):
         if game.stamp != self._stamp or game.round != self._round or game is not self._obs_game:
             self._track(game)
         phase = game.phase
-        if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
-            pieces = [self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
-                      _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid]
-        elif phase == 3:
-            key = (game.picks, game.black_only)
-            head = self._pick_heads.get(key)
-            if head is None:
-                values = np.frombuffer(self._heads[3], _F32).copy()
-                values[17:19] = key
-                head = self._pick_heads[key] = values.tobytes()
-            pieces = [head, self._mid]
-        else:
-            pieces = [self._heads[phase], self._mid]
         rows = self._rows[:]
         if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
             rows[0::2] = self._bidding_cols[game.cur]
@@ -328,9 +318,14 @@ class raw_env(MeadowEnv):
         else:
             mover = -1 if phase == 4 else game.cur
             rows[0::2] = self._revealed_cols.get(mover) or self._revealed_bid_cols(mover)
-        pieces += rows[2 * seat :]
-        pieces += rows[: 2 * seat]
-        return np.frombuffer(bytearray().join(pieces), _F32)
+        at = 2 * seat
+        if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
+            return np.frombuffer(bytearray().join([
+                self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
+                _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid, *rows[at:], *rows[:at],
+            ]), _F32)
+        head = self._pick_heads[game.black_only][game.picks] if phase == 3 else self._heads[phase]
+        return np.frombuffer(bytearray().join([head, self._mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:

@@ -116,8 +116,8 @@ class VolleWolle(Game):
         g.deck = deck or default_deck()
         g.num_agents = n
         g.rng = rng
-        g.pile = [int(c) for c in rng.permutation(data.NUM_CARDS)]  # drawn from the end
-        g.back = [int(b) for b in rng.permutation(data.BETTING_BACKS)[:n]]
+        g.pile = rng.permutation(data.NUM_CARDS).tolist()  # drawn from the end
+        g.back = rng.permutation(data.BETTING_BACKS)[:n].tolist()
         g.wool = [WOOL_START] * n
         g.supply = WOOL_TOTAL - WOOL_START * n
         g.herd = [[] for _ in range(n)]
