@@ -105,6 +105,7 @@ HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
 SLOT = 11
 PLAYER = 20
 _F32 = np.dtype(np.float32)
+_frombuffer = np.frombuffer
 _CARD_COLUMNS = struct.Struct("<14f")  # columns 6..19 of a player's row
 _THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
 
@@ -212,7 +213,7 @@ class raw_env(MeadowEnv):
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """As :meth:`MeadowEnv.action_mask`, from bytes memoised by the legal action list."""
         agent = self.agent_selection if agent is None else agent
-        return np.frombuffer(bytearray(self._mask_bytes(agent, self._agent_index[agent])), INT8)
+        return _frombuffer(bytearray(self._mask_bytes(agent, self._agent_index[agent])), INT8)
 
     def _mask_bytes(self, agent: str, seat: int) -> bytes:
         if seat != self.game.current_agent or self.truncations.get(agent):
@@ -230,7 +231,7 @@ class raw_env(MeadowEnv):
         """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
         seat = self._agent_index[agent]
         return {"observation": self._encode(self.game, seat),
-                "action_mask": np.frombuffer(bytearray(self._mask_bytes(agent, seat)), INT8)}
+                "action_mask": _frombuffer(bytearray(self._mask_bytes(agent, seat)), INT8)}
 
     # ---- observation ------------------------------------------------------------------------------
     # The observation is joined from byte pieces: the head (19 floats: the decision), the middle
@@ -320,12 +321,12 @@ class raw_env(MeadowEnv):
             rows[0::2] = self._revealed_cols.get(mover) or self._revealed_bid_cols(mover)
         at = 2 * seat
         if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
-            return np.frombuffer(bytearray().join([
+            return _frombuffer(bytearray().join([
                 self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
                 _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid, *rows[at:], *rows[:at],
             ]), _F32)
         head = self._pick_heads[game.black_only][game.picks] if phase == 3 else self._heads[phase]
-        return np.frombuffer(bytearray().join([head, self._mid, *rows[at:], *rows[:at]]), _F32)
+        return _frombuffer(bytearray().join([head, self._mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:

@@ -44,11 +44,13 @@ from envs.volle_wolle.data import (
     BLACK,
     BLACK_SHEEP_LIMIT,
     BONE,
+    CARDS_FOR_ATTEMPT,
     DICE,
     DIE_NAMES,
     DOG,
     K007,
     K370,
+    NUM_CARDS,
     WHITE,
     WOOL_START,
     WOOL_TOTAL,
@@ -129,6 +131,7 @@ class VolleWolle(Game):
         g.dice = [0, 0, 0]
         g._init_derived()
         g._start_round()
+        g._publish()
         return g
 
     def _init_derived(self) -> None:
@@ -159,17 +162,18 @@ class VolleWolle(Game):
                     low.pop()
 
     # ---- the decision -----------------------------------------------------------------------------
-    @property
-    def current_agent(self) -> int:
-        return -1 if self.phase == OVER else self.cur
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
+    # adapter reads them several times per step. :meth:`_publish` derives them from ``phase``,
+    # ``cur`` and ``turns`` at the end of every change of state (``new``, ``apply``, ``from_dict``).
+    current_agent: int = -1
+    is_over: bool = False
+    turn: int = 0
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def turn(self) -> int:
-        return self.turns
+    def _publish(self) -> None:
+        over = self.phase == OVER
+        self.is_over = over
+        self.current_agent = -1 if over else self.cur
+        self.turn = self.turns
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
@@ -227,11 +231,12 @@ class VolleWolle(Game):
             elif a == TAKE_BLACK:
                 self.turns += 1
                 self._gain_wool(self.cur)
-                self._begin_pick(self.cur, data.NUM_CARDS, True)
+                self._begin_pick(self.cur, NUM_CARDS, True)
             else:
                 self._illegal(a)
         else:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        self._publish()
 
     def _illegal(self, action: int) -> None:
         legal = self.legal_actions()
@@ -316,7 +321,7 @@ class VolleWolle(Game):
                 if pos == n and n == 2 and display.count(-1) <= n:  # VW-13: the rest to the other
                     self.pos = n + 1
                     self.attempt = 0
-                    self._begin_pick(order[0], data.NUM_CARDS, False)
+                    self._begin_pick(order[0], NUM_CARDS, False)
                     return
                 self._start_round()
                 return
@@ -327,7 +332,7 @@ class VolleWolle(Game):
             self.cur = p
             if pos == n - 1 and n > 2:  # VW-12: the last takes the rest without rolling
                 self.attempt = 0
-                self._begin_pick(p, data.NUM_CARDS, False)
+                self._begin_pick(p, NUM_CARDS, False)
                 return
             self.attempt = 1
             self.kept = 0
@@ -362,7 +367,7 @@ class VolleWolle(Game):
 
     def _win(self) -> None:
         self.can_claim = False
-        self._begin_pick(self.cur, data.CARDS_FOR_ATTEMPT[self.attempt - 1], False)
+        self._begin_pick(self.cur, CARDS_FOR_ATTEMPT[self.attempt - 1], False)
 
     def _fail(self) -> None:
         """VW-11: failure after attempt 3."""
@@ -373,7 +378,7 @@ class VolleWolle(Game):
                 self.phase = BLACK_CHOICE
                 return
             self._gain_wool(p)
-            self._begin_pick(p, data.NUM_CARDS, True)
+            self._begin_pick(p, NUM_CARDS, True)
             return
         self._gain_wool(p)
         self._end_turn()
@@ -601,6 +606,7 @@ class VolleWolle(Game):
             raise ValueError(f"{where}: field 'display' has no card to pick")
         g.rng = rng_from_dict(d.get("rng"), where)
         g._init_derived()
+        g._publish()
         return g
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
