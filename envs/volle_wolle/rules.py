@@ -80,6 +80,9 @@ _ACTION_NAMES = (
     + ["avoid black sheep", "take black sheep"]
     + [f"take card {k + 1}" for k in range(MAX_SLOTS)]
 )
+#: display slots (and their ``take card`` actions) by bit mask of slots, bit s = slot s
+_SLOTS_OF = tuple(tuple(s for s in range(MAX_SLOTS) if mask >> s & 1) for mask in range(1 << MAX_SLOTS))
+_PICKS_OF = tuple(tuple(PICK_SLOT + s for s in slots) for slots in _SLOTS_OF)
 _BIDS_POOR = list(range(BID_26_PLUS))  # no wool: no 26+
 _BIDS_ALL = list(range(NUM_BIDS))
 _D12, _D10, _D8 = DICE  # sides
@@ -146,6 +149,24 @@ class VolleWolle(Game):
         for p in range(self.num_agents):
             for card in self.herd[p]:
                 self._count_sheep(p, card)
+        self._index_display()
+
+    def _index_display(self) -> None:
+        """Bit masks of the display slots (bit s = slot s) holding a card / a sheep / a black sheep;
+        kept up to date by ``_take_slot`` and every deal."""
+        kind = self.deck.kind
+        present = sheep = black = 0
+        for slot, card in enumerate(self.display):
+            if card >= 0:
+                bit = 1 << slot
+                present |= bit
+                if kind[card] <= K007:
+                    sheep |= bit
+                if kind[card] == BLACK:
+                    black |= bit
+        self.present = present
+        self.sheep_slots = sheep
+        self.black_slots = black
 
     def _count_sheep(self, p: int, card: int) -> None:
         deck = self.deck
@@ -182,7 +203,7 @@ class VolleWolle(Game):
         if phase == ROLL:
             return list(_ROLL_LEGAL[self.can_claim][self.kept if self.attempt < 3 else 8])
         if phase == PICK:
-            return self._eligible(PICK_SLOT)
+            return list(_PICKS_OF[self.black_slots if self.black_only else self.present])
         if phase == BLACK_CHOICE:
             return [AVOID_BLACK, TAKE_BLACK]
         return []
@@ -216,7 +237,7 @@ class VolleWolle(Game):
                 self._illegal(a)
         elif phase == PICK:
             slot = a - PICK_SLOT
-            if not (0 <= slot <= self.num_agents) or not self._is_eligible(self.display[slot]):
+            if not (0 <= slot <= self.num_agents) or not (self.black_slots if self.black_only else self.present) >> slot & 1:
                 self._illegal(a)
             self.turns += 1
             self._take_slot(slot)
@@ -285,6 +306,7 @@ class VolleWolle(Game):
         display = self.display
         for slot in range(n + 1):
             display[slot] = self.pile.pop() if slot < count else -1
+        self._index_display()
         self.bids = [-1] * n
         self.revealed = False
         self.order: list[int] = []
@@ -314,11 +336,10 @@ class VolleWolle(Game):
         """Give the turn to the next player in bid order (``pos`` already points at it)."""
         n = self.num_agents
         order = self.order
-        display = self.display
         while True:
             pos = self.pos
             if pos >= n:
-                if pos == n and n == 2 and display.count(-1) <= n:  # VW-13: the rest to the other
+                if pos == n and n == 2 and self.present:  # VW-13: the rest to the other
                     self.pos = n + 1
                     self.attempt = 0
                     self._begin_pick(order[0], NUM_CARDS, False)
@@ -326,7 +347,7 @@ class VolleWolle(Game):
                 self._start_round()
                 return
             p = order[pos]
-            if display.count(-1) > n:  # empty display: nothing to do (VW-12)
+            if not self.present:  # empty display: nothing to do (VW-12)
                 self.pos = pos + 1
                 continue
             self.cur = p
@@ -404,18 +425,11 @@ class VolleWolle(Game):
 
     # ---- picking ------------------------------------------------------------------------------------
     def _has_black(self) -> bool:
-        kind = self.deck.kind
-        return any(c >= 0 and kind[c] == BLACK for c in self.display)
+        return self.black_slots != 0
 
-    def _is_eligible(self, card: int) -> bool:
-        return card >= 0 and (not self.black_only or self.deck.kind[card] == BLACK)
-
-    def _eligible(self, offset: int = 0) -> list[int]:
-        """Display slots that may be picked now, plus ``offset`` (``PICK_SLOT``: as actions)."""
-        if self.black_only:
-            kind = self.deck.kind
-            return [offset + s for s, c in enumerate(self.display) if c >= 0 and kind[c] == BLACK]
-        return [offset + s for s, c in enumerate(self.display) if c >= 0]
+    def _eligible(self) -> tuple[int, ...]:
+        """Display slots that may be picked now."""
+        return _SLOTS_OF[self.black_slots if self.black_only else self.present]
 
     def _begin_pick(self, player: int, count: int, black_only: bool) -> None:
         self.cur = player
@@ -426,18 +440,10 @@ class VolleWolle(Game):
     def _continue_pick(self) -> None:
         """Ask for the next pick, or take automatically when the order cannot matter."""
         if self.picks > 0:
-            slots = self._eligible()
-            if slots:
-                if self.picks < len(slots):
-                    self.phase = PICK
-                    return
-                kind = self.deck.kind
-                display = self.display
-                sheep = 0
-                for s in slots:
-                    if kind[display[s]] <= K007:
-                        sheep += 1
-                if sheep > 1:
+            eligible = self.black_slots if self.black_only else self.present
+            if eligible:
+                slots = _SLOTS_OF[eligible]
+                if self.picks < len(slots) or len(_SLOTS_OF[eligible & self.sheep_slots]) > 1:
                     self.phase = PICK
                     return
                 for s in slots:  # every eligible card, at most one sheep among them: order is moot
@@ -450,6 +456,10 @@ class VolleWolle(Game):
         """VW-14, VW-15: the card goes on top of the herd, or beside it."""
         card = self.display[slot]
         self.display[slot] = -1
+        keep = ~(1 << slot)
+        self.present &= keep
+        self.sheep_slots &= keep
+        self.black_slots &= keep
         p = self.cur
         deck = self.deck
         kind = deck.kind[card]
@@ -602,10 +612,10 @@ class VolleWolle(Game):
             raise ValueError(f"{where}: field 'bids' does not fit the bidding phase")
         if g.phase == ROLL and not 1 <= g.attempt <= 3:
             raise ValueError(f"{where}: field 'attempt' must be 1..3 while rolling")
+        g._init_derived()
         if g.phase == PICK and not g._eligible():
             raise ValueError(f"{where}: field 'display' has no card to pick")
         g.rng = rng_from_dict(d.get("rng"), where)
-        g._init_derived()
         g._publish()
         return g
 
