@@ -161,6 +161,7 @@ class raw_env(MeadowEnv):
         self._players_at = self._pile_at + deck.num_types
         self._size = self._players_at + PLAYER * n
         self._pile_struct = struct.Struct(f"<{deck.num_types}f")
+        self._type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
         # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
         self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
         eye = np.eye(HEAD, dtype=np.float32)
@@ -173,23 +174,21 @@ class raw_env(MeadowEnv):
         pick[:, :, 17] = np.arange(data.NUM_CARDS + 1)
         pick[1, :, 18] = 1
         self._pick_heads = tuple(tuple(row.tobytes() for row in table) for table in pick)
-        # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place)
-        self._bid_cols = {
-            (move, code): _floats((move,) + code)
-            for move in (0, 1)
-            for code in [(0, 0, 0, 0, 0), (1, 0, 0, 0, 0)] + [
-                (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place)
-                for b in range(len(data.BID_TARGETS)) for place in range(n + 1)
-            ]
-        }
+        # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place) by
+        # [to move][code]: code 0 = has not bid, 1 = has bid (unseen), 2 + bid·(n+1) + place = bid
+        # known (place 0 before the reveal)
+        codes = [(0, 0, 0, 0, 0), (1, 0, 0, 0, 0)] + [
+            (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place)
+            for b in range(len(data.BID_TARGETS)) for place in range(n + 1)
+        ]
+        self._bid_cols = tuple(tuple(_floats((move,) + code) for code in codes) for move in (0, 1))
         # while bidding, by the bidder: players before it have bid (unseen), it moves, the rest wait
-        none, bid, moving = (self._bid_cols[0, (0,) * 5], self._bid_cols[0, (1, 0, 0, 0, 0)],
-                             self._bid_cols[1, (0,) * 5])
+        none, bid, moving = self._bid_cols[0][0], self._bid_cols[0][1], self._bid_cols[1][0]
         self._bidding_cols = [[bid] * cur + [moving] + [none] * (n - cur - 1) for cur in range(n)]
-        self._own_bid_cols = [self._bid_cols[0, (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, 0)]
-                              for b in range(len(data.BID_TARGETS))]
-        self._no_mask = bytes(rules.NUM_ACTIONS)
-        self._masks: dict[tuple, bytes] = {}
+        self._own_bid_cols = [self._bid_cols[0][2 + b * (n + 1)] for b in range(len(data.BID_TARGETS))]
+        self._no_mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+        self._no_mask.flags.writeable = False
+        self._masks: dict[tuple, np.ndarray] = {}
         self._obs_game: VolleWolle | None = None
         self._stamp = self._round = -1
 
@@ -211,27 +210,27 @@ class raw_env(MeadowEnv):
 
     # ---- action mask ------------------------------------------------------------------------------
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """As :meth:`MeadowEnv.action_mask`, from bytes memoised by the legal action list."""
+        """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask memoised by the legal actions."""
         agent = self.agent_selection if agent is None else agent
-        return _frombuffer(bytearray(self._mask_bytes(agent, self._agent_index[agent])), INT8)
+        return self._mask(agent, self._agent_index[agent]).copy()
 
-    def _mask_bytes(self, agent: str, seat: int) -> bytes:
+    def _mask(self, agent: str, seat: int) -> np.ndarray:
+        """The memoised (read-only) mask of ``agent``; callers hand out copies."""
         if seat != self.game.current_agent or self.truncations.get(agent):
             return self._no_mask
         key = tuple(self.legal_actions())
         mask = self._masks.get(key)
         if mask is None:
-            row = bytearray(self._no_mask)
-            for action in key:
-                row[action] = 1
-            mask = self._masks[key] = bytes(row)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+            mask[list(key)] = 1
+            mask.flags.writeable = False
+            self._masks[key] = mask
         return mask
 
     def observe(self, agent: str) -> dict:
         """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
         seat = self._agent_index[agent]
-        return {"observation": self._encode(self.game, seat),
-                "action_mask": _frombuffer(bytearray(self._mask_bytes(agent, seat)), INT8)}
+        return {"observation": self._encode(self.game, seat), "action_mask": self._mask(agent, seat).copy()}
 
     # ---- observation ------------------------------------------------------------------------------
     # The observation is joined from byte pieces: the head (19 floats: the decision), the middle
@@ -260,10 +259,14 @@ class raw_env(MeadowEnv):
                 for card in game.display:
                     if card >= 0:
                         counts[type_of[card]] -= 1
-            if game.round != self._pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh
-                counts = self._pile_counts = [0] * len(game.deck.type_cards)
-                for card in game.pile:
-                    counts[type_of[card]] += 1
+            if game.round != self._pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh:
+                counts = self._pile_counts = list(self._type_total)  # every card but those in play
+                for p in range(n):
+                    for card in game.cards_of(p):
+                        counts[type_of[card]] -= 1
+                for card in game.display:
+                    if card >= 0:
+                        counts[type_of[card]] -= 1
             self._pile_round = game.round
             self._pile_bytes = self._pile_struct.pack(*counts)
         card_bytes = self._card_bytes
@@ -294,16 +297,16 @@ class raw_env(MeadowEnv):
                 place = [0] * n
                 for rank, p in enumerate(game.order):
                     place[p] = rank + 1
-                self._bid_codes = [
-                    (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place[p]) for p, b in enumerate(game.bids)
-                ]
+                self._bid_codes = [2 + b * (n + 1) + place[p] for p, b in enumerate(game.bids)]
             else:
-                self._bid_codes = [(0, 0, 0, 0, 0)] * n
+                self._bid_codes = [0] * n
 
     def _revealed_bid_cols(self, mover: int) -> list[bytes]:
         """Bid columns of every player (seat order) after the bidding, ``mover`` to move (-1: none)."""
-        bid_cols = self._bid_cols
-        cols = self._revealed_cols[mover] = [bid_cols[p == mover, code] for p, code in enumerate(self._bid_codes)]
+        waiting, moving = self._bid_cols
+        cols = self._revealed_cols[mover] = [
+            (moving if p == mover else waiting)[code] for p, code in enumerate(self._bid_codes)
+        ]
         return cols
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
