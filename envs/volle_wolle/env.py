@@ -106,7 +106,7 @@ SLOT = 11
 PLAYER = 20
 _F32 = np.dtype(np.float32)
 _frombuffer = np.frombuffer
-_CARD_COLUMNS = struct.Struct("<14f")  # columns 6..19 of a player's row
+_CARD_COLUMNS = struct.Struct("<9f")  # columns 11..19 of a player's row (back, counts, dogs, bone, wool, points)
 _THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
 
 
@@ -162,6 +162,10 @@ class raw_env(MeadowEnv):
         self._size = self._players_at + PLAYER * n
         self._pile_struct = struct.Struct(f"<{deck.num_types}f")
         self._type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
+        # columns 6..10 of a player's row: has a top card, its points, modifier, bone symbol, number
+        self._top_bytes = tuple(_floats((1, deck.points[c], deck.modifier[c], deck.bone_symbol[c], deck.number[c]))
+                                for c in range(data.NUM_CARDS))
+        self._no_top_bytes = tuple(_floats((0, 0, 0, 0, back)) for back in range(max(data.BETTING_BACKS) + 1))
         # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
         self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
         eye = np.eye(HEAD, dtype=np.float32)
@@ -271,24 +275,18 @@ class raw_env(MeadowEnv):
             self._pile_bytes = self._pile_struct.pack(*counts)
         card_bytes = self._card_bytes
         self._mid = b"".join([_THREE.pack(game.supply, len(game.pile), game.round),
-                              *[card_bytes[c] for c in game.display], self._pile_bytes])
-        deck = game.deck
+                              *map(card_bytes.__getitem__, game.display), self._pile_bytes])
         pstamp = game.pstamp
         row_stamp = self._row_stamp
-        for p in range(n) if pstamp != row_stamp else ():  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
+        for p in range(n) if pstamp != row_stamp else ():  # columns 6..19: herd, dogs, bone, wool, points
             if pstamp[p] == row_stamp[p]:
                 continue
             row_stamp[p] = pstamp[p]
             herd = game.herd[p]
-            if herd:
-                top = herd[-1]
-                self._rows[2 * p + 1] = _CARD_COLUMNS.pack(
-                    1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
-                    *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-            else:
-                self._rows[2 * p + 1] = _CARD_COLUMNS.pack(
-                    0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p], 0.0, 0.0, 0.0, 0.0,
-                    len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+            back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
+            top = self._top_bytes[herd[-1]] if herd else self._no_top_bytes[back]
+            self._rows[2 * p + 1] = top + _CARD_COLUMNS.pack(
+                back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
         key = (game.round, game.revealed)
         if key != self._bid_round:  # bids are revealed all at once, and hidden again next round
             self._bid_round = key

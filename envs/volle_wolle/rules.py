@@ -327,7 +327,8 @@ class VolleWolle(Game):
         for p, b in enumerate(self.bids):
             if b == BID_26_PLUS:
                 self._pay(p, 1)
-        self.order = sorted(range(self.num_agents), key=lambda p: (-self.bids[p], self.sheep_number(p)))
+        keys = [(-b, self.sheep_number(p)) for p, b in enumerate(self.bids)]
+        self.order = sorted(range(self.num_agents), key=keys.__getitem__)
         self.pos = 0
         self.stamp += 1
         self._next_player()
