@@ -111,6 +111,7 @@ _THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, 
 
 
 def _floats(values) -> bytes:
+    """float32 bytes of ``values`` (the tables the observation is joined from)."""
     return np.asarray(values, dtype=np.float32).tobytes()
 
 
@@ -156,9 +157,7 @@ class raw_env(MeadowEnv):
     def _setup_tables(self, n: int) -> None:
         """Byte tables the observation is joined from (see :meth:`_encode`)."""
         deck = self.deck
-        self._n = n
-        self._pile_at = GLOBAL + SLOT * (n + 1)
-        self._players_at = self._pile_at + deck.num_types
+        self._players_at = GLOBAL + SLOT * (n + 1) + deck.num_types
         self._size = self._players_at + PLAYER * n
         self._pile_struct = struct.Struct(f"<{deck.num_types}f")
         self._type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
@@ -237,13 +236,15 @@ class raw_env(MeadowEnv):
         return {"observation": self._encode(self.game, seat), "action_mask": self._mask(agent, seat).copy()}
 
     # ---- observation ------------------------------------------------------------------------------
-    # The observation is joined from byte pieces: the head (19 floats: the decision), the middle
-    # (supply, pile size, round, display, pile by type) and every player's row in seat order
-    # rotated to start at the observer. A row is its bid columns 0..5 (from tables) and its card
-    # columns 6..19 (rebuilt when the player's ``pstamp`` moves). The middle and the rows by
-    # player to move are rebuilt only when ``game.stamp`` or the round moved: between two such
-    # moves nothing public changes but the head, whose turn it is and who has bid. The caches
-    # belong to one game object; another game (restore, clone, reset) starts them afresh.
+    # The observation is joined from byte pieces (one bytes join and one numpy array per call):
+    # the head (19 floats: the decision), the middle (supply, pile size, round, display, pile by
+    # type) and every player's row in seat order rotated to start at the observer. A row is its
+    # bid columns 0..5 (from tables, by who moves and who has bid) and its card columns 6..19
+    # (rebuilt when the player's ``pstamp`` moves). ``_track`` rebuilds the middle, the card
+    # columns and the revealed bids only when ``game.stamp`` or the round moved: between two
+    # such moves nothing public changes but the head, whose turn it is and who has bid. The pile
+    # counts follow the deals (a fresh count when a round was skipped or does not add up). The
+    # caches belong to one game object; another game (restore, clone, reset) starts them afresh.
     def _track(self, game: VolleWolle) -> None:
         """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
         n = game.num_agents
