@@ -255,6 +255,7 @@ class raw_env(MeadowEnv):
             self._row_stamp = [-1] * n
             self._rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
             self._bid_round: tuple = ()
+            self._display_round = self._display_present = -1
         self._stamp = game.stamp
         self._round = game.round
         if game.round != self._pile_round:  # pile by card type: it changes only when a round deals
@@ -274,9 +275,13 @@ class raw_env(MeadowEnv):
                         counts[type_of[card]] -= 1
             self._pile_round = game.round
             self._pile_bytes = self._pile_struct.pack(*counts)
-        card_bytes = self._card_bytes
-        self._mid = b"".join([_THREE.pack(game.supply, len(game.pile), game.round),
-                              *map(card_bytes.__getitem__, game.display), self._pile_bytes])
+        if game.present != self._display_present or game.round != self._display_round:
+            # within a round cards only leave the display: the round and the occupied slots say it all
+            self._display_present = game.present
+            self._display_round = game.round
+            self._display_bytes = b"".join(map(self._card_bytes.__getitem__, game.display))
+        self._mid = b"".join((_THREE.pack(game.supply, len(game.pile), game.round), self._display_bytes,
+                              self._pile_bytes))
         pstamp = game.pstamp
         row_stamp = self._row_stamp
         for p in range(n) if pstamp != row_stamp else ():  # columns 6..19: herd, dogs, bone, wool, points
