@@ -237,7 +237,8 @@ class VolleWolle(Game):
                 self._illegal(a)
         elif phase == PICK:
             slot = a - PICK_SLOT
-            if not (0 <= slot <= self.num_agents) or not (self.black_slots if self.black_only else self.present) >> slot & 1:
+            eligible = self.black_slots if self.black_only else self.present
+            if not (0 <= slot <= self.num_agents) or not eligible >> slot & 1:
                 self._illegal(a)
             self.turns += 1
             self._take_slot(slot)
