@@ -191,7 +191,12 @@ class raw_env(MeadowEnv):
         self._own_bid_cols = [self._bid_cols[0][2 + b * (n + 1)] for b in range(len(data.BID_TARGETS))]
         self._no_mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
         self._no_mask.flags.writeable = False
-        self._masks: dict[tuple, np.ndarray] = {}
+        self._masks = []  # by rules.LEGAL_SETS index
+        for legal in rules.LEGAL_SETS:
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+            mask[list(legal)] = 1
+            mask.flags.writeable = False
+            self._masks.append(mask)
         self._obs_game: VolleWolle | None = None
         self._stamp = self._round = -1
 
@@ -213,7 +218,7 @@ class raw_env(MeadowEnv):
 
     # ---- action mask ------------------------------------------------------------------------------
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask memoised by the legal actions."""
+        """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
         agent = self.agent_selection if agent is None else agent
         return self._mask(agent, self._agent_index[agent]).copy()
 
@@ -221,14 +226,7 @@ class raw_env(MeadowEnv):
         """The memoised (read-only) mask of ``agent``; callers hand out copies."""
         if seat != self.game.current_agent or self.truncations.get(agent):
             return self._no_mask
-        key = tuple(self.legal_actions())
-        mask = self._masks.get(key)
-        if mask is None:
-            mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
-            mask[list(key)] = 1
-            mask.flags.writeable = False
-            self._masks[key] = mask
-        return mask
+        return self._masks[self.game.legal_key()]
 
     def observe(self, agent: str) -> dict:
         """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""

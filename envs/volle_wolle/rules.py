@@ -93,6 +93,16 @@ _ROLL_LEGAL = tuple(
     + ((CLAIM, DECLINE) if claim else (DECLINE,),)
     for claim in (False, True)
 )
+#: every set of legal actions, indexed by :meth:`VolleWolle.legal_key`: bids without / with wool,
+#: rolling by [can claim][kept dice or 8], picks by the bit mask of eligible slots, black choice, over
+LEGAL_SETS = (
+    (tuple(_BIDS_POOR), tuple(_BIDS_ALL)) + _ROLL_LEGAL[0] + _ROLL_LEGAL[1] + _PICKS_OF
+    + ((AVOID_BLACK, TAKE_BLACK), ())
+)
+_ROLL_KEY = 2
+_PICK_KEY = _ROLL_KEY + 2 * len(_ROLL_LEGAL[0])
+_BLACK_KEY = _PICK_KEY + len(_PICKS_OF)
+_OVER_KEY = _BLACK_KEY + 1
 
 _DECK_CACHE: dict = {}
 
@@ -197,16 +207,18 @@ class VolleWolle(Game):
         self.turn = self.turns
 
     def legal_actions(self) -> list[int]:
+        return list(LEGAL_SETS[self.legal_key()])
+
+    def legal_key(self) -> int:
+        """Index of the current legal actions in :data:`LEGAL_SETS` (the env memoises masks by it)."""
         phase = self.phase
         if phase == BID:
-            return _BIDS_ALL[:] if self.wool[self.cur] else _BIDS_POOR[:]
+            return 1 if self.wool[self.cur] else 0
         if phase == ROLL:
-            return list(_ROLL_LEGAL[self.can_claim][self.kept if self.attempt < 3 else 8])
+            return _ROLL_KEY + 9 * self.can_claim + (self.kept if self.attempt < 3 else 8)
         if phase == PICK:
-            return list(_PICKS_OF[self.black_slots if self.black_only else self.present])
-        if phase == BLACK_CHOICE:
-            return [AVOID_BLACK, TAKE_BLACK]
-        return []
+            return _PICK_KEY + (self.black_slots if self.black_only else self.present)
+        return _BLACK_KEY if phase == BLACK_CHOICE else _OVER_KEY
 
     def apply(self, action: int) -> None:
         phase = self.phase
