@@ -252,7 +252,8 @@ class raw_env(MeadowEnv):
             self._pile_counts: list[int] = []
             self._row_stamp = [-1] * n
             self._rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
-            self._bid_round: tuple = ()
+            self._bid_round = -1
+            self._bid_revealed: bool | None = None
             self._display_round = self._display_present = -1
         self._stamp = game.stamp
         self._round = game.round
@@ -282,18 +283,21 @@ class raw_env(MeadowEnv):
                               self._pile_bytes))
         pstamp = game.pstamp
         row_stamp = self._row_stamp
-        for p in range(n) if pstamp != row_stamp else ():  # columns 6..19: herd, dogs, bone, wool, points
-            if pstamp[p] == row_stamp[p]:
-                continue
-            row_stamp[p] = pstamp[p]
-            herd = game.herd[p]
-            back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
-            top = self._top_bytes[herd[-1]] if herd else self._no_top_bytes[back]
-            self._rows[2 * p + 1] = top + _CARD_COLUMNS.pack(
-                back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-        key = (game.round, game.revealed)
-        if key != self._bid_round:  # bids are revealed all at once, and hidden again next round
-            self._bid_round = key
+        if pstamp != row_stamp:  # columns 6..19 of the players whose herd, dogs, bone or wool changed
+            rows, top_bytes, pack = self._rows, self._top_bytes, _CARD_COLUMNS.pack
+            for p in range(n):
+                if pstamp[p] == row_stamp[p]:
+                    continue
+                row_stamp[p] = pstamp[p]
+                herd = game.herd[p]
+                back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
+                top = top_bytes[herd[-1]] if herd else self._no_top_bytes[back]
+                rows[2 * p + 1] = top + pack(
+                    back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+        if game.revealed != self._bid_revealed or game.round != self._bid_round:
+            # bids are revealed all at once, and hidden again next round
+            self._bid_round = game.round
+            self._bid_revealed = game.revealed
             self._revealed_cols: dict[int, list[bytes]] = {}
             if game.revealed:
                 place = [0] * n

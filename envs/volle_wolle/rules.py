@@ -44,13 +44,18 @@ from envs.volle_wolle.data import (
     BLACK,
     BLACK_SHEEP_LIMIT,
     BONE,
+    BONE_PER_DOG,
     CARDS_FOR_ATTEMPT,
     DICE,
     DIE_NAMES,
     DOG,
     K007,
     K370,
+    MOST_DOGS,
     NUM_CARDS,
+    ONE_DOG,
+    SCORE_007_SET,
+    SCORE_370,
     WHITE,
     WOOL_START,
     WOOL_TOTAL,
@@ -501,16 +506,16 @@ class VolleWolle(Game):
     def score(self, p: int) -> int:
         """``p``'s points by VW-16, as if the game ended now."""
         counts = self.counts[p]
-        total = self.printed[p] + data.SCORE_370[counts[K370] % 3] + data.SCORE_007_SET * (counts[K007] // 3)
+        total = self.printed[p] + SCORE_370[counts[K370] % 3] + SCORE_007_SET * (counts[K007] // 3)
         d = len(self.dogs[p])
         if d == 1:
-            total += data.ONE_DOG
+            total += ONE_DOG
         elif d == 0:
             total -= sum(self.lowest[p])  # the two lowest white sheep go back to the box
         if d and d == self.most_dogs:  # all tied for most
-            total += data.MOST_DOGS
+            total += MOST_DOGS
         if self.bone == p:
-            total += data.BONE_PER_DOG * d
+            total += BONE_PER_DOG * d
         return total + self.wool[p]
 
     def scores(self) -> list[int]:
