@@ -91,19 +91,28 @@ Version history: v0 — first release.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
 
-from envs.core.aec import MeadowEnv
+from envs.core.aec import INT8, MeadowEnv
 from envs.volle_wolle import data, rules
 from envs.volle_wolle.rules import VolleWolle
 
 GLOBAL = 22
-DYNAMIC = 19  # obs[0:19] changes with every decision; obs[19:] comes from the cached static part
+HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
 SLOT = 11
 PLAYER = 20
-_CARD_ROW_EMPTY = data.NUM_CARDS  # index of the all-zero row in the card feature table
+_F32 = np.dtype(np.float32)
+_frombuffer = np.frombuffer
+_CARD_COLUMNS = struct.Struct("<9f")  # columns 11..19 of a player's row (back, counts, dogs, bone, wool, points)
+_THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
+
+
+def _floats(values) -> bytes:
+    """float32 bytes of ``values`` (the tables the observation is joined from)."""
+    return np.asarray(values, dtype=np.float32).tobytes()
 
 
 def card_features(deck: data.Deck) -> np.ndarray:
@@ -146,21 +155,50 @@ class raw_env(MeadowEnv):
         return options
 
     def _setup_tables(self, n: int) -> None:
+        """Byte tables the observation is joined from (see :meth:`_encode`)."""
         deck = self.deck
-        self._card_feat = card_features(deck)
-        self._type_of = np.array(deck.type_of, dtype=np.int64)
-        self._type_total = np.bincount(self._type_of, minlength=deck.num_types).astype(np.float32)
-        self._n = n
-        self._display_at = GLOBAL
-        self._pile_at = GLOBAL + SLOT * (n + 1)
-        self._players_at = self._pile_at + deck.num_types
+        self._players_at = GLOBAL + SLOT * (n + 1) + deck.num_types
         self._size = self._players_at + PLAYER * n
-        self._rot = [np.array([(s + k) % n for k in range(n)]) for s in range(n)]
-        self._heads = [np.zeros(DYNAMIC, dtype=np.float32) for _ in range(5)]
-        for phase, head in enumerate(self._heads):
-            head[phase] = 1.0
-        self._pick_head = self._heads[rules.PICK]
-        self._static_game: VolleWolle | None = None
+        self._pile_struct = struct.Struct(f"<{deck.num_types}f")
+        self._type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
+        # columns 6..10 of a player's row: has a top card, its points, modifier, bone symbol, number
+        self._top_bytes = tuple(_floats((1, deck.points[c], deck.modifier[c], deck.bone_symbol[c], deck.number[c]))
+                                for c in range(data.NUM_CARDS))
+        self._no_top_bytes = tuple(_floats((0, 0, 0, 0, back)) for back in range(max(data.BETTING_BACKS) + 1))
+        # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
+        self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
+        eye = np.eye(HEAD, dtype=np.float32)
+        self._heads = tuple(row.tobytes() for row in eye[:5])  # bid, roll, black, pick, over
+        # rolling heads are joined: [phase one-hot, attempt one-hot], dice, kept, result, two zeros
+        self._roll_heads = tuple(tuple((eye[phase] + (eye[4 + attempt] if attempt else 0))[:8].tobytes()
+                                       for attempt in range(4)) for phase in range(3))
+        self._kept_bytes = tuple(_floats((kept & 1, kept >> 1 & 1, kept >> 2 & 1)) for kept in range(8))
+        pick = np.tile(eye[3], (2, data.NUM_CARDS + 1, 1))  # by [black sheep only][cards to pick]
+        pick[:, :, 17] = np.arange(data.NUM_CARDS + 1)
+        pick[1, :, 18] = 1
+        self._pick_heads = tuple(tuple(row.tobytes() for row in table) for table in pick)
+        # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place) by
+        # [to move][code]: code 0 = has not bid, 1 = has bid (unseen), 2 + bid·(n+1) + place = bid
+        # known (place 0 before the reveal)
+        codes = [(0, 0, 0, 0, 0), (1, 0, 0, 0, 0)] + [
+            (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place)
+            for b in range(len(data.BID_TARGETS)) for place in range(n + 1)
+        ]
+        self._bid_cols = tuple(tuple(_floats((move,) + code) for code in codes) for move in (0, 1))
+        # while bidding, by the bidder: players before it have bid (unseen), it moves, the rest wait
+        none, bid, moving = self._bid_cols[0][0], self._bid_cols[0][1], self._bid_cols[1][0]
+        self._bidding_cols = [[bid] * cur + [moving] + [none] * (n - cur - 1) for cur in range(n)]
+        self._own_bid_cols = [self._bid_cols[0][2 + b * (n + 1)] for b in range(len(data.BID_TARGETS))]
+        self._no_mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+        self._no_mask.flags.writeable = False
+        self._masks = []  # by rules.LEGAL_SETS index
+        for legal in rules.LEGAL_SETS:
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+            mask[list(legal)] = 1
+            mask.flags.writeable = False
+            self._masks.append(mask)
+        self._obs_game: VolleWolle | None = None
+        self._stamp = self._round = -1
 
     def _new_game(self, rng: np.random.Generator) -> VolleWolle:
         return VolleWolle.new(self.options["num_players"], rng, self.deck)
@@ -178,120 +216,126 @@ class raw_env(MeadowEnv):
         """Labels of the card types counted in the pile slice of the observation."""
         return [data.card_label(self.deck, c).split("#")[0] for c in self.deck.type_cards]
 
-    # ---- observation ------------------------------------------------------------------------------
-    # obs[0:DYNAMIC] is written at every call; obs[DYNAMIC:] is copied from the "static" array
-    # (supply, pile size, round, display, pile by type, then every player's row twice so that
-    # each rotation is one slice), which is only updated where the game changed.
-    def _static(self, game: VolleWolle) -> np.ndarray:
-        """The static array of ``game``, brought up to date.
+    # ---- action mask ------------------------------------------------------------------------------
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
+        agent = self.agent_selection if agent is None else agent
+        return self._mask(agent, self._agent_index[agent]).copy()
 
-        Parts are rebuilt only when they change: the pile once a round, the display when a card
-        leaves it, a player's row when its public data changes (``game.stamp`` / ``pstamp`` say
-        when), the bid columns at the reveal and at a new round. The array belongs to one game
-        object; another game (restore, clone, reset) gets a fresh array.
-        """
+    def _mask(self, agent: str, seat: int) -> np.ndarray:
+        """The memoised (read-only) mask of ``agent``; callers hand out copies."""
+        if seat != self.game.current_agent or self.truncations.get(agent):
+            return self._no_mask
+        return self._masks[self.game.legal_key()]
+
+    def observe(self, agent: str) -> dict:
+        """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
+        seat = self._agent_index[agent]
+        return {"observation": self._encode(self.game, seat), "action_mask": self._mask(agent, seat).copy()}
+
+    # ---- observation ------------------------------------------------------------------------------
+    # The observation is joined from byte pieces (one bytes join and one numpy array per call):
+    # the head (19 floats: the decision), the middle (supply, pile size, round, display, pile by
+    # type) and every player's row in seat order rotated to start at the observer. A row is its
+    # bid columns 0..5 (from tables, by who moves and who has bid) and its card columns 6..19
+    # (rebuilt when the player's ``pstamp`` moves). ``_track`` rebuilds the middle, the card
+    # columns and the revealed bids only when ``game.stamp`` or the round moved: between two
+    # such moves nothing public changes but the head, whose turn it is and who has bid. The pile
+    # counts follow the deals (a fresh count when a round was skipped or does not add up). The
+    # caches belong to one game object; another game (restore, clone, reset) starts them afresh.
+    def _track(self, game: VolleWolle) -> None:
+        """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
         n = game.num_agents
-        if game is not self._static_game:
-            self._static_game = game
-            self._static_arr = np.zeros(self._size - DYNAMIC + PLAYER * n, dtype=np.float32)
-            self._static_round = -1
-            self._static_stamp: tuple = (-1, -1, None)
-            self._static_display = [-2] * (n + 1)
+        if game is not self._obs_game:
+            self._obs_game = game
+            self._pile_round = -2  # never the round before
+            self._pile_counts: list[int] = []
             self._row_stamp = [-1] * n
-        static = self._static_arr
-        revealed = game.revealed
-        stamp = (game.stamp, game.round, revealed)
-        if stamp == self._static_stamp:  # nothing public changed since the last call
-            return static
-        bids_changed = stamp[1:] != self._static_stamp[1:]
-        self._static_stamp = stamp
-        deck = game.deck
-        static[:3] = (game.supply, len(game.pile), game.round)
-        display = game.display
-        shown = self._static_display
-        at = GLOBAL - DYNAMIC
-        for slot, card in enumerate(display):
-            if shown[slot] != card:
-                shown[slot] = card
-                static[at + slot * SLOT : at + (slot + 1) * SLOT] = self._card_feat[card]  # -1: empty row
-        if game.round != self._static_round:
-            self._static_round = game.round
-            seen = [c for c in display if c >= 0]
-            for p in range(n):
-                seen += game.herd[p] + game.dogs[p]
-            if game.bone >= 0:
-                seen.append(deck.bone_card)
-            pile = self._type_total - np.bincount(self._type_of[seen], minlength=deck.num_types)
-            static[self._pile_at - DYNAMIC : self._players_at - DYNAMIC] = pile
-        at = self._players_at - DYNAMIC
+            self._rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
+            self._bid_round = -1
+            self._bid_revealed: bool | None = None
+            self._display_round = self._display_present = -1
+        self._stamp = game.stamp
+        self._round = game.round
+        if game.round != self._pile_round:  # pile by card type: it changes only when a round deals
+            type_of = game.deck.type_of
+            counts = self._pile_counts
+            if game.round == self._pile_round + 1:  # the next round: the pile lost the display
+                for card in game.display:
+                    if card >= 0:
+                        counts[type_of[card]] -= 1
+            if game.round != self._pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh:
+                counts = self._pile_counts = list(self._type_total)  # every card but those in play
+                for p in range(n):
+                    for card in game.cards_of(p):
+                        counts[type_of[card]] -= 1
+                for card in game.display:
+                    if card >= 0:
+                        counts[type_of[card]] -= 1
+            self._pile_round = game.round
+            self._pile_bytes = self._pile_struct.pack(*counts)
+        if game.present != self._display_present or game.round != self._display_round:
+            # within a round cards only leave the display: the round and the occupied slots say it all
+            self._display_present = game.present
+            self._display_round = game.round
+            self._display_bytes = b"".join(map(self._card_bytes.__getitem__, game.display))
+        self._mid = b"".join((_THREE.pack(game.supply, len(game.pile), game.round), self._display_bytes,
+                              self._pile_bytes))
         pstamp = game.pstamp
         row_stamp = self._row_stamp
-        for p in range(n):  # columns 6.. of a player's row: its herd, dogs, bone, wool, points
-            if pstamp[p] == row_stamp[p]:
-                continue
-            row_stamp[p] = pstamp[p]
-            herd = game.herd[p]
-            if herd:
-                top = herd[-1]
-                row = (1.0, deck.points[top], deck.modifier[top], deck.bone_symbol[top], deck.number[top], game.back[p],
-                       *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+        if pstamp != row_stamp:  # columns 6..19 of the players whose herd, dogs, bone or wool changed
+            rows, top_bytes, pack = self._rows, self._top_bytes, _CARD_COLUMNS.pack
+            for p in range(n):
+                if pstamp[p] == row_stamp[p]:
+                    continue
+                row_stamp[p] = pstamp[p]
+                herd = game.herd[p]
+                back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
+                top = top_bytes[herd[-1]] if herd else self._no_top_bytes[back]
+                rows[2 * p + 1] = top + pack(
+                    back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+        if game.revealed != self._bid_revealed or game.round != self._bid_round:
+            # bids are revealed all at once, and hidden again next round
+            self._bid_round = game.round
+            self._bid_revealed = game.revealed
+            self._revealed_cols: dict[int, list[bytes]] = {}
+            if game.revealed:
+                place = [0] * n
+                for rank, p in enumerate(game.order):
+                    place[p] = rank + 1
+                self._bid_codes = [2 + b * (n + 1) + place[p] for p, b in enumerate(game.bids)]
             else:
-                row = (0.0, 0.0, 0.0, 0.0, game.back[p], game.back[p],
-                       0.0, 0.0, 0.0, 0.0, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-            static[at + p * PLAYER + 6 : at + (p + 1) * PLAYER] = row
-            static[at + (p + n) * PLAYER + 6 : at + (p + n + 1) * PLAYER] = row
-        if bids_changed:  # columns 1..5: bids are revealed all at once, and hidden again next round
-            end = at + 2 * n * PLAYER
-            if revealed:
-                bids = game.bids * 2
-                rank = [0] * n
-                for place, p in enumerate(game.order):
-                    rank[p] = place + 1
-                static[at + 1 : end : PLAYER] = 1.0
-                static[at + 2 : end : PLAYER] = 1.0
-                static[at + 3 : end : PLAYER] = [data.BID_TARGETS[b] for b in bids]
-                static[at + 4 : end : PLAYER] = [b == data.BID_26_PLUS for b in bids]
-                static[at + 5 : end : PLAYER] = rank * 2
-            else:
-                for column in (1, 2, 3, 4, 5):
-                    static[at + column : end : PLAYER] = 0.0
-        return static
+                self._bid_codes = [0] * n
+
+    def _revealed_bid_cols(self, mover: int) -> list[bytes]:
+        """Bid columns of every player (seat order) after the bidding, ``mover`` to move (-1: none)."""
+        waiting, moving = self._bid_cols
+        cols = self._revealed_cols[mover] = [
+            (moving if p == mover else waiting)[code] for p, code in enumerate(self._bid_codes)
+        ]
+        return cols
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
-        static = self._static(game)
-        obs = np.empty(self._size, dtype=np.float32)
+        if game.stamp != self._stamp or game.round != self._round or game is not self._obs_game:
+            self._track(game)
         phase = game.phase
-        if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
-            dice = game.dice
-            kept = game.kept
-            attempt = game.attempt
-            obs[:DYNAMIC] = (
-                0.0, phase == 1, phase == 2, 0.0, 0.0, attempt == 1, attempt == 2, attempt == 3,
-                dice[0], dice[1], dice[2], kept & 1, kept >> 1 & 1, kept >> 2 & 1,
-                game.base, game.bonus, game.target, 0.0, 0.0,
-            )
-        elif phase == 3:
-            obs[:DYNAMIC] = self._pick_head
-            obs[17] = game.picks
-            obs[18] = game.black_only
-        else:
-            obs[:DYNAMIC] = self._heads[phase]
-        players_at = self._players_at
-        obs[DYNAMIC:players_at] = static[: players_at - DYNAMIC]
-        start = players_at - DYNAMIC + seat * PLAYER
-        n = game.num_agents
-        obs[players_at:] = static[start : start + n * PLAYER]
-        if phase == 0:
-            cur = game.cur
-            for p in range(cur):  # who has bid (never what)
-                obs[players_at + (p - seat) % n * PLAYER + 1] = 1.0
+        rows = self._rows[:]
+        if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
+            rows[0::2] = self._bidding_cols[game.cur]
             own = game.bids[seat]
-            if own >= 0:  # the observer knows its own secret bid
-                obs[players_at + 1 : players_at + 5] = (1.0, 1.0, data.BID_TARGETS[own], own == data.BID_26_PLUS)
-            obs[players_at + (cur - seat) % n * PLAYER] = 1.0
-        elif phase != 4:
-            obs[players_at + (game.cur - seat) % n * PLAYER] = 1.0
-        return obs
+            if own >= 0:
+                rows[2 * seat] = self._own_bid_cols[own]
+        else:
+            mover = -1 if phase == 4 else game.cur
+            rows[0::2] = self._revealed_cols.get(mover) or self._revealed_bid_cols(mover)
+        at = 2 * seat
+        if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
+            return _frombuffer(bytearray().join([
+                self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
+                _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid, *rows[at:], *rows[:at],
+            ]), _F32)
+        head = self._pick_heads[game.black_only][game.picks] if phase == 3 else self._heads[phase]
+        return _frombuffer(bytearray().join([head, self._mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:

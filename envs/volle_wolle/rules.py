@@ -44,11 +44,18 @@ from envs.volle_wolle.data import (
     BLACK,
     BLACK_SHEEP_LIMIT,
     BONE,
+    BONE_PER_DOG,
+    CARDS_FOR_ATTEMPT,
     DICE,
     DIE_NAMES,
     DOG,
     K007,
     K370,
+    MOST_DOGS,
+    NUM_CARDS,
+    ONE_DOG,
+    SCORE_007_SET,
+    SCORE_370,
     WHITE,
     WOOL_START,
     WOOL_TOTAL,
@@ -78,10 +85,29 @@ _ACTION_NAMES = (
     + ["avoid black sheep", "take black sheep"]
     + [f"take card {k + 1}" for k in range(MAX_SLOTS)]
 )
+#: display slots (and their ``take card`` actions) by bit mask of slots, bit s = slot s
+_SLOTS_OF = tuple(tuple(s for s in range(MAX_SLOTS) if mask >> s & 1) for mask in range(1 << MAX_SLOTS))
+_PICKS_OF = tuple(tuple(PICK_SLOT + s for s in slots) for slots in _SLOTS_OF)
 _BIDS_POOR = list(range(BID_26_PLUS))  # no wool: no 26+
 _BIDS_ALL = list(range(NUM_BIDS))
-_SIDES = DICE
+_D12, _D10, _D8 = DICE  # sides
 _BITS = (1, 2, 4)
+#: legal actions while rolling, by [can claim][dice kept (bits), or 8 on the third attempt]
+_ROLL_LEGAL = tuple(
+    tuple(tuple([CLAIM] * claim + [KEEP + d for d in range(3) if not kept & _BITS[d]]) for kept in range(8))
+    + ((CLAIM, DECLINE) if claim else (DECLINE,),)
+    for claim in (False, True)
+)
+#: every set of legal actions, indexed by :meth:`VolleWolle.legal_key`: bids without / with wool,
+#: rolling by [can claim][kept dice or 8], picks by the bit mask of eligible slots, black choice, over
+LEGAL_SETS = (
+    (tuple(_BIDS_POOR), tuple(_BIDS_ALL)) + _ROLL_LEGAL[0] + _ROLL_LEGAL[1] + _PICKS_OF
+    + ((AVOID_BLACK, TAKE_BLACK), ())
+)
+_ROLL_KEY = 2
+_PICK_KEY = _ROLL_KEY + 2 * len(_ROLL_LEGAL[0])
+_BLACK_KEY = _PICK_KEY + len(_PICKS_OF)
+_OVER_KEY = _BLACK_KEY + 1
 
 _DECK_CACHE: dict = {}
 
@@ -110,8 +136,8 @@ class VolleWolle(Game):
         g.deck = deck or default_deck()
         g.num_agents = n
         g.rng = rng
-        g.pile = [int(c) for c in rng.permutation(data.NUM_CARDS)]  # drawn from the end
-        g.back = [int(b) for b in rng.permutation(data.BETTING_BACKS)[:n]]
+        g.pile = rng.permutation(data.NUM_CARDS).tolist()  # drawn from the end
+        g.back = rng.permutation(data.BETTING_BACKS)[:n].tolist()
         g.wool = [WOOL_START] * n
         g.supply = WOOL_TOTAL - WOOL_START * n
         g.herd = [[] for _ in range(n)]
@@ -123,6 +149,7 @@ class VolleWolle(Game):
         g.dice = [0, 0, 0]
         g._init_derived()
         g._start_round()
+        g._publish()
         return g
 
     def _init_derived(self) -> None:
@@ -137,6 +164,24 @@ class VolleWolle(Game):
         for p in range(self.num_agents):
             for card in self.herd[p]:
                 self._count_sheep(p, card)
+        self._index_display()
+
+    def _index_display(self) -> None:
+        """Bit masks of the display slots (bit s = slot s) holding a card / a sheep / a black sheep;
+        kept up to date by ``_take_slot`` and every deal."""
+        kind = self.deck.kind
+        present = sheep = black = 0
+        for slot, card in enumerate(self.display):
+            if card >= 0:
+                bit = 1 << slot
+                present |= bit
+                if kind[card] <= K007:
+                    sheep |= bit
+                if kind[card] == BLACK:
+                    black |= bit
+        self.present = present
+        self.sheep_slots = sheep
+        self.black_slots = black
 
     def _count_sheep(self, p: int, card: int) -> None:
         deck = self.deck
@@ -153,35 +198,32 @@ class VolleWolle(Game):
                     low.pop()
 
     # ---- the decision -----------------------------------------------------------------------------
-    @property
-    def current_agent(self) -> int:
-        return -1 if self.phase == OVER else self.cur
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
+    # adapter reads them several times per step. :meth:`_publish` derives them from ``phase``,
+    # ``cur`` and ``turns`` at the end of every change of state (``new``, ``apply``, ``from_dict``).
+    current_agent: int = -1
+    is_over: bool = False
+    turn: int = 0
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def turn(self) -> int:
-        return self.turns
+    def _publish(self) -> None:
+        over = self.phase == OVER
+        self.is_over = over
+        self.current_agent = -1 if over else self.cur
+        self.turn = self.turns
 
     def legal_actions(self) -> list[int]:
+        return list(LEGAL_SETS[self.legal_key()])
+
+    def legal_key(self) -> int:
+        """Index of the current legal actions in :data:`LEGAL_SETS` (the env memoises masks by it)."""
         phase = self.phase
         if phase == BID:
-            return _BIDS_ALL[:] if self.wool[self.cur] else _BIDS_POOR[:]
+            return 1 if self.wool[self.cur] else 0
         if phase == ROLL:
-            out = [CLAIM] if self.can_claim else []
-            if self.attempt == 3:
-                out.append(DECLINE)
-            else:
-                kept = self.kept
-                out.extend(KEEP + d for d in range(3) if not kept & _BITS[d])
-            return out
+            return _ROLL_KEY + 9 * self.can_claim + (self.kept if self.attempt < 3 else 8)
         if phase == PICK:
-            return [PICK_SLOT + s for s in self._eligible()]
-        if phase == BLACK_CHOICE:
-            return [AVOID_BLACK, TAKE_BLACK]
-        return []
+            return _PICK_KEY + (self.black_slots if self.black_only else self.present)
+        return _BLACK_KEY if phase == BLACK_CHOICE else _OVER_KEY
 
     def apply(self, action: int) -> None:
         phase = self.phase
@@ -212,7 +254,8 @@ class VolleWolle(Game):
                 self._illegal(a)
         elif phase == PICK:
             slot = a - PICK_SLOT
-            if not (0 <= slot <= self.num_agents) or not self._is_eligible(self.display[slot]):
+            eligible = self.black_slots if self.black_only else self.present
+            if not (0 <= slot <= self.num_agents) or not eligible >> slot & 1:
                 self._illegal(a)
             self.turns += 1
             self._take_slot(slot)
@@ -227,11 +270,12 @@ class VolleWolle(Game):
             elif a == TAKE_BLACK:
                 self.turns += 1
                 self._gain_wool(self.cur)
-                self._begin_pick(self.cur, data.NUM_CARDS, True)
+                self._begin_pick(self.cur, NUM_CARDS, True)
             else:
                 self._illegal(a)
         else:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        self._publish()
 
     def _illegal(self, action: int) -> None:
         legal = self.legal_actions()
@@ -280,6 +324,7 @@ class VolleWolle(Game):
         display = self.display
         for slot in range(n + 1):
             display[slot] = self.pile.pop() if slot < count else -1
+        self._index_display()
         self.bids = [-1] * n
         self.revealed = False
         self.order: list[int] = []
@@ -300,7 +345,8 @@ class VolleWolle(Game):
         for p, b in enumerate(self.bids):
             if b == BID_26_PLUS:
                 self._pay(p, 1)
-        self.order = sorted(range(self.num_agents), key=lambda p: (-self.bids[p], self.sheep_number(p)))
+        keys = [(-b, self.sheep_number(p)) for p, b in enumerate(self.bids)]
+        self.order = sorted(range(self.num_agents), key=keys.__getitem__)
         self.pos = 0
         self.stamp += 1
         self._next_player()
@@ -309,25 +355,24 @@ class VolleWolle(Game):
         """Give the turn to the next player in bid order (``pos`` already points at it)."""
         n = self.num_agents
         order = self.order
-        display = self.display
         while True:
             pos = self.pos
             if pos >= n:
-                if pos == n and n == 2 and display.count(-1) <= n:  # VW-13: the rest to the other
+                if pos == n and n == 2 and self.present:  # VW-13: the rest to the other
                     self.pos = n + 1
                     self.attempt = 0
-                    self._begin_pick(order[0], data.NUM_CARDS, False)
+                    self._begin_pick(order[0], NUM_CARDS, False)
                     return
                 self._start_round()
                 return
             p = order[pos]
-            if display.count(-1) > n:  # empty display: nothing to do (VW-12)
+            if not self.present:  # empty display: nothing to do (VW-12)
                 self.pos = pos + 1
                 continue
             self.cur = p
             if pos == n - 1 and n > 2:  # VW-12: the last takes the rest without rolling
                 self.attempt = 0
-                self._begin_pick(p, data.NUM_CARDS, False)
+                self._begin_pick(p, NUM_CARDS, False)
                 return
             self.attempt = 1
             self.kept = 0
@@ -342,9 +387,12 @@ class VolleWolle(Game):
         random = self.rng.random
         dice = self.dice
         kept = self.kept
-        for d in range(3):
-            if not kept & _BITS[d]:
-                dice[d] = int(random() * _SIDES[d]) + 1
+        if not kept & 1:  # unrolled: d12, d10, d8 in this order (the draws are part of the seed's game)
+            dice[0] = int(random() * _D12) + 1
+        if not kept & 2:
+            dice[1] = int(random() * _D10) + 1
+        if not kept & 4:
+            dice[2] = int(random() * _D8) + 1
         base = dice[0] + dice[1] + dice[2] + self.neg
         self.base = base
         if base >= self.target:  # forced success
@@ -359,7 +407,7 @@ class VolleWolle(Game):
 
     def _win(self) -> None:
         self.can_claim = False
-        self._begin_pick(self.cur, data.CARDS_FOR_ATTEMPT[self.attempt - 1], False)
+        self._begin_pick(self.cur, CARDS_FOR_ATTEMPT[self.attempt - 1], False)
 
     def _fail(self) -> None:
         """VW-11: failure after attempt 3."""
@@ -370,7 +418,7 @@ class VolleWolle(Game):
                 self.phase = BLACK_CHOICE
                 return
             self._gain_wool(p)
-            self._begin_pick(p, data.NUM_CARDS, True)
+            self._begin_pick(p, NUM_CARDS, True)
             return
         self._gain_wool(p)
         self._end_turn()
@@ -396,17 +444,11 @@ class VolleWolle(Game):
 
     # ---- picking ------------------------------------------------------------------------------------
     def _has_black(self) -> bool:
-        kind = self.deck.kind
-        return any(c >= 0 and kind[c] == BLACK for c in self.display)
+        return self.black_slots != 0
 
-    def _is_eligible(self, card: int) -> bool:
-        return card >= 0 and (not self.black_only or self.deck.kind[card] == BLACK)
-
-    def _eligible(self) -> list[int]:
-        if self.black_only:
-            kind = self.deck.kind
-            return [s for s, c in enumerate(self.display) if c >= 0 and kind[c] == BLACK]
-        return [s for s, c in enumerate(self.display) if c >= 0]
+    def _eligible(self) -> tuple[int, ...]:
+        """Display slots that may be picked now."""
+        return _SLOTS_OF[self.black_slots if self.black_only else self.present]
 
     def _begin_pick(self, player: int, count: int, black_only: bool) -> None:
         self.cur = player
@@ -417,13 +459,10 @@ class VolleWolle(Game):
     def _continue_pick(self) -> None:
         """Ask for the next pick, or take automatically when the order cannot matter."""
         if self.picks > 0:
-            slots = self._eligible()
-            if slots:
-                if self.picks < len(slots):
-                    self.phase = PICK
-                    return
-                kind = self.deck.kind
-                if sum(1 for s in slots if kind[self.display[s]] <= K007) > 1:
+            eligible = self.black_slots if self.black_only else self.present
+            if eligible:
+                slots = _SLOTS_OF[eligible]
+                if self.picks < len(slots) or len(_SLOTS_OF[eligible & self.sheep_slots]) > 1:
                     self.phase = PICK
                     return
                 for s in slots:  # every eligible card, at most one sheep among them: order is moot
@@ -436,6 +475,10 @@ class VolleWolle(Game):
         """VW-14, VW-15: the card goes on top of the herd, or beside it."""
         card = self.display[slot]
         self.display[slot] = -1
+        keep = ~(1 << slot)
+        self.present &= keep
+        self.sheep_slots &= keep
+        self.black_slots &= keep
         p = self.cur
         deck = self.deck
         kind = deck.kind[card]
@@ -463,16 +506,16 @@ class VolleWolle(Game):
     def score(self, p: int) -> int:
         """``p``'s points by VW-16, as if the game ended now."""
         counts = self.counts[p]
-        total = self.printed[p] + data.SCORE_370[counts[K370] % 3] + data.SCORE_007_SET * (counts[K007] // 3)
+        total = self.printed[p] + SCORE_370[counts[K370] % 3] + SCORE_007_SET * (counts[K007] // 3)
         d = len(self.dogs[p])
         if d == 1:
-            total += data.ONE_DOG
+            total += ONE_DOG
         elif d == 0:
             total -= sum(self.lowest[p])  # the two lowest white sheep go back to the box
         if d and d == self.most_dogs:  # all tied for most
-            total += data.MOST_DOGS
+            total += MOST_DOGS
         if self.bone == p:
-            total += data.BONE_PER_DOG * d
+            total += BONE_PER_DOG * d
         return total + self.wool[p]
 
     def scores(self) -> list[int]:
@@ -588,10 +631,11 @@ class VolleWolle(Game):
             raise ValueError(f"{where}: field 'bids' does not fit the bidding phase")
         if g.phase == ROLL and not 1 <= g.attempt <= 3:
             raise ValueError(f"{where}: field 'attempt' must be 1..3 while rolling")
+        g._init_derived()
         if g.phase == PICK and not g._eligible():
             raise ValueError(f"{where}: field 'display' has no card to pick")
         g.rng = rng_from_dict(d.get("rng"), where)
-        g._init_derived()
+        g._publish()
         return g
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:

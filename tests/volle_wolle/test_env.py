@@ -203,6 +203,22 @@ def test_snapshot_round_trip_every_step_of_100_games():
         assert env.game.to_dict() == twin.game.to_dict()
 
 
+def test_observations_right_when_observed_only_now_and_then():
+    """The observation caches follow the game even when many steps (rounds, picks) go unobserved."""
+    for n in (2, 4):
+        env = volle_wolle_v0.raw_env(num_players=n)
+        twin = volle_wolle_v0.raw_env(num_players=n)
+        rng = np.random.default_rng(n)
+        env.reset(seed=n)
+        while not env.game.is_over:
+            for _ in range(int(rng.integers(1, 12))):
+                if env.game.is_over:
+                    break
+                env.step(random_action(env, rng))
+            twin.restore(env.snapshot())  # a fresh game object: observations built from scratch
+            assert _same_obs(_observations(env), _observations(twin))
+
+
 def test_clone_is_independent():
     env = advanced_env(4, seed=3, steps=25)
     before = env.snapshot()

@@ -383,3 +383,26 @@ def test_VW_17_ties_share_the_win():
     from envs.core.rewards import rank_rewards
 
     assert rank_rewards(g.places()) == [0.5, 0.5, -1.0]
+
+
+def test_decision_attributes_follow_every_change_of_state():
+    """``current_agent``, ``is_over`` and ``turn`` are plain attributes refreshed after each change."""
+
+    def check(game):
+        over = game.phase == rules.OVER
+        assert game.is_over == over and game.turn == game.turns
+        assert game.current_agent == (-1 if over else game.cur)
+
+    rng = np.random.default_rng(1)
+    for n in (2, 5):
+        g = VolleWolle.new(n, np.random.default_rng(n))
+        check(g)
+        while not g.is_over:
+            legal = g.legal_actions()
+            with pytest.raises(IllegalActionError):
+                g.apply(next(a for a in range(rules.NUM_ACTIONS) if a not in legal))
+            check(g)
+            g.apply(legal[int(rng.integers(len(legal)))])
+            check(g)
+            check(VolleWolle.from_dict(json.loads(json.dumps(g.to_dict()))))
+            check(g.clone())
