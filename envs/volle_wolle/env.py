@@ -222,7 +222,7 @@ class raw_env(MeadowEnv):
         agent = self.agent_selection if agent is None else agent
         return self._mask(agent, self._agent_index[agent]).copy()
 
-    def _mask(self, agent: str, seat: int) -> np.ndarray:
+    def _table_mask(self, agent: str, seat: int) -> np.ndarray:
         """The memoised (read-only) mask of ``agent``; callers hand out copies."""
         if seat != self.game.current_agent or self.truncations.get(agent):
             return self._no_mask
@@ -231,7 +231,7 @@ class raw_env(MeadowEnv):
     def observe(self, agent: str) -> dict:
         """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
         seat = self._agent_index[agent]
-        return {"observation": self._encode(self.game, seat), "action_mask": self._mask(agent, seat).copy()}
+        return {"observation": self._encode(self.game, seat), "action_mask": self._table_mask(agent, seat).copy()}
 
     # ---- observation ------------------------------------------------------------------------------
     # The observation is joined from byte pieces (one bytes join and one numpy array per call):
