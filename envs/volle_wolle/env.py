@@ -220,7 +220,7 @@ class raw_env(MeadowEnv):
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
         agent = self.agent_selection if agent is None else agent
-        return self._mask(agent, self._agent_index[agent]).copy()
+        return self._table_mask(agent, self._agent_index[agent]).copy()
 
     def _table_mask(self, agent: str, seat: int) -> np.ndarray:
         """The memoised (read-only) mask of ``agent``; callers hand out copies."""
