@@ -369,3 +369,21 @@ def test_render_ansi_and_rgb():
     image = picture.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 10  # a picture, not a blob
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_random_env_games_with_the_shared_test_kit(n):
+    """The env-level checks every game shares (masks, observation spaces, ends, rewards sum 0),
+    with the Volle Wolle invariants (wool conserved at every step; at the end every card with a
+    player exactly once and scores equal to a recount)."""
+    from envs.core import testkit
+
+    def invariant(env):
+        game = env.game
+        assert sum(game.wool) + game.supply == data.WOOL_TOTAL and min(game.wool) >= 0
+        if game.is_over:
+            _check_game(game, n)
+
+    stats = testkit.play_random_games(lambda: volle_wolle_v0.raw_env(num_players=n), games=30, seed=n,
+                                      invariant=invariant)
+    assert stats.terminated == 30
