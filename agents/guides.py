@@ -21,7 +21,10 @@ through two plug-ins chosen by ``game.name``:
   ``width`` best-scored actions at a node (progressive pruning to the heuristic's candidates).
   ``strong`` is the strong heuristic's own ranking: Haste Bock? its whole-turn plan values
   (:meth:`~agents.heuristics.haste_bock._HasteBockAgent.action_values`), Hase und Igel its
-  one-turn lookahead values; Volle Wolle has none (few options per decision: bids, dice, picks).
+  one-turn lookahead values, Volle Wolle its expected values of bids
+  (:meth:`StrongVolleWolle.bid_values`) and of claiming / setting dice aside
+  (:meth:`StrongVolleWolle.roll_values`); picks and the black-sheep choice have no prior (few
+  options: all are searched).
 
 Every function reads the game it is given — in the search a determinized copy whose hidden parts
 were redrawn — and nothing else. The heuristic instances used here are private to the module and
@@ -120,9 +123,27 @@ def _hase_und_igel_scores(game: Any, legal: list[int], rng: np.random.Generator)
     return {a: player._value(game, a, me, 0) for a in legal}
 
 
+_VW_STRONG: list[Any] = []
+
+
+def _volle_wolle_scores(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
+    from agents.heuristics.volle_wolle import StrongVolleWolle
+    from envs.volle_wolle.rules import BID, ROLL
+
+    if not _VW_STRONG:
+        _VW_STRONG.append(StrongVolleWolle(seed=0))
+    player = _VW_STRONG[0]
+    if game.phase == BID:
+        return {a: v for v, a in player.bid_values(game, legal)}
+    if game.phase == ROLL:
+        return {a: v for v, a in player.roll_values(game, legal) if a in legal}
+    return None
+
+
 _STRONG_PRIORS: dict[str, Callable[[Any, list[int], np.random.Generator], dict[int, float] | None]] = {
     "hase_und_igel": _hase_und_igel_scores,
     "haste_bock": _haste_bock_scores,
+    "volle_wolle": _volle_wolle_scores,
 }
 
 
