@@ -10,7 +10,7 @@ from tests.agents.helpers import advance, new_env
 
 SEARCH = "mcts:40:depth=20"
 #: the heuristic-guided configuration (strong leaf values, prior pruning, strong rollouts), small
-GUIDED = "mcts:10:rollout=strong:depth=4:leaf=strong:prior=strong:width=3:tree=1"
+GUIDED = "mcts:6:rollout=strong:depth=3:leaf=strong:prior=strong:width=3:tree=1"
 BOTH = pytest.mark.parametrize("spec", [SEARCH, GUIDED])
 
 
