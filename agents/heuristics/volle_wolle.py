@@ -339,7 +339,13 @@ class StrongVolleWolle(_VolleWolleAgent):
                 value += max(black_loss, -cost * WOOL_WORTH) if cost <= wool else black_loss
             return value
 
-        memo: dict[tuple, tuple[float, int]] = {}
+        # the expectations below depend only on these numbers: keep their memo across decisions
+        # (a search asks the same roll questions many times; the answers are unchanged)
+        memos = self.__dict__.setdefault("_roll_memos", {})
+        if len(memos) > 512:
+            memos.clear()
+        memo: dict[tuple, tuple[float, int]] = memos.setdefault(
+            (win[1], win[2], win[3], black_loss, bool(blacks), neg, bonus, wool, target), {})
 
         def after_roll(dice: list[int], kept: int, attempt: int) -> float:
             base = sum(dice) + neg
