@@ -98,3 +98,22 @@ def test_volle_wolle_prior_ranks_bids_and_rolls_like_strong():
         env.step(legal[int(rng.integers(len(legal)))])
     assert kinds == {vw.BID, vw.ROLL}
     assert action_scores("none", env.game, env.legal_actions(), np.random.default_rng(0)) is None
+
+
+def test_volle_wolle_roll_memo_keeps_answers():
+    """The strong player's roll expectations, memoised across decisions, equal fresh ones."""
+    from agents.heuristics.volle_wolle import StrongVolleWolle
+
+    warm = StrongVolleWolle(seed=0)
+    env = new_env("volle_wolle", players=2, seed=4, max_turns=400)
+    rng = np.random.default_rng(4)
+    rolls = 0
+    for _ in range(120):
+        if env.game.is_over:
+            break
+        legal = env.legal_actions()
+        if env.game.phase == vw.ROLL:
+            assert warm.roll_values(env.game, legal) == StrongVolleWolle(seed=0).roll_values(env.game, legal)
+            rolls += 1
+        env.step(legal[int(rng.integers(len(legal)))])
+    assert rolls >= 5 and warm._roll_memos
