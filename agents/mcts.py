@@ -17,14 +17,24 @@ The search is *information-set MCTS* with one open-loop tree (Cowling, Powley & 
   rewards in [-1, 1]), and the player to move at a node picks by its own column, so the search
   works unchanged for 2 to 6 players and for teams (team-mates share rewards).
 * A simulation plays on from the new leaf with a rollout policy (uniform random by default, or any
-  registered agent, e.g. ``greedy``) for at most ``depth`` decisions; a rollout cut short is scored
-  by :func:`agents.values.state_values` (a cheap public-state guess); a ``max_turns`` truncation
-  scores 0 for everybody, as in the env.
+  registered agent, e.g. ``greedy`` or ``strong``) for at most ``depth`` decisions; a rollout cut
+  short is scored by a *leaf value* (``leaf=public``: :func:`agents.values.state_values`, a cheap
+  public-state guess; ``leaf=strong``: the strong heuristic's evaluation, see
+  :mod:`agents.guides`); a ``max_turns`` truncation scores 0 for everybody, as in the env.
+* Optional heuristic guidance (:mod:`agents.guides`, chosen by game name): with ``prior=strong``
+  and ``width=K`` a node only considers the K actions the strong heuristic ranks best (scored once,
+  on the determinization that first reaches the node; actions a later determinization allows
+  outside that set are considered only when none of the set is legal there). ``tree=T`` caps the
+  tree at T decisions below the root — ``tree=1`` is flat Monte Carlo over the root's candidates,
+  which spends the budget on many determinizations (dice, decks) and long rollouts instead of a
+  deep tree, the better use of a small budget in games with much chance.
 
 The decision is the most visited root action (ties: the higher mean value, then the lower index).
 
 Command-line spec: ``mcts:N`` (``N`` simulations per decision), optionally followed by
-``:key=value`` settings, e.g. ``mcts:200:rollout=greedy:depth=40:c=1.0``.
+``:key=value`` settings, e.g. ``mcts:200:rollout=greedy:depth=40:c=1.0`` or
+``mcts:24:rollout=strong:depth=12:leaf=strong:prior=strong:width=3:tree=1`` (the settings measured
+against the strong heuristic per game are in ``results/acceptance.sh`` and the README).
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import math
 from typing import Any
 
 from agents.base import Agent
-from agents.values import state_values
+from agents.guides import LEAF_KINDS, PRIOR_KINDS, action_scores, leaf_values, top_actions
 from envs.core.rewards import rank_rewards
 
 #: rollout length cap per game (decisions after the leaf); long random games need a cut
@@ -43,13 +53,14 @@ DEFAULT_DEPTH = {"hase_und_igel": 60, "haste_bock": 200, "volle_wolle": 200}
 class _Edge:
     """Statistics of one action at one node, plus the node it leads to."""
 
-    __slots__ = ("visits", "available", "totals", "children")
+    __slots__ = ("visits", "available", "totals", "children", "candidates")
 
     def __init__(self, num_agents: int) -> None:
         self.visits = 0
         self.available = 0
         self.totals = [0.0] * num_agents
         self.children: dict[int, _Edge] = {}
+        self.candidates: frozenset[int] | None = None  # the prior's top actions at the node below
 
 
 class MCTSAgent(Agent):
@@ -65,15 +76,27 @@ class MCTSAgent(Agent):
         c: float = 1.0,
         rollout: str = "random",
         depth: int | None = None,
+        leaf: str = "public",
+        prior: str = "none",
+        width: int = 0,
+        tree: int = 0,
         game: str | None = None,
     ) -> None:
         super().__init__(seed)
         if simulations < 1:
             raise ValueError(f"mcts needs at least 1 simulation, got {simulations}")
+        if leaf not in LEAF_KINDS:
+            raise ValueError(f"mcts leaf must be one of {LEAF_KINDS}, got {leaf!r}")
+        if prior not in PRIOR_KINDS:
+            raise ValueError(f"mcts prior must be one of {PRIOR_KINDS}, got {prior!r}")
         self.simulations = int(simulations)
         self.c = float(c)
         self.rollout = rollout
         self.depth = DEFAULT_DEPTH.get(game, 200) if depth is None else int(depth)
+        self.leaf = leaf
+        self.prior = prior
+        self.width = int(width)
+        self.tree = int(tree)  # 0: no cap
         self.game_name = game
         self._rollout_agent: Agent | None = None
         if rollout != "random":
@@ -116,8 +139,11 @@ class MCTSAgent(Agent):
             values = self._outcome(env)
             if values is not None:
                 break
+            if self.tree and len(path) >= self.tree:
+                values = self._rollout(env)
+                break
             seat = env.game.current_agent
-            legal = env.legal_actions()
+            legal = self._candidates(env, node)
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -141,6 +167,17 @@ class MCTSAgent(Agent):
             totals = edge.totals
             for p in range(n):
                 totals[p] += values[p]
+
+    def _candidates(self, env: Any, node: _Edge) -> list[int]:
+        """The legal actions the search considers at ``node`` (all, or the prior's top ``width``)."""
+        legal = env.legal_actions()
+        if self.prior == "none" or len(legal) == 1:
+            return legal
+        if node.candidates is None:
+            scores = action_scores(self.prior, env.game, legal, self.rng)
+            node.candidates = frozenset(top_actions(scores, legal, self.width))
+        kept = [a for a in legal if a in node.candidates]
+        return kept or legal
 
     def _select(self, children: dict[int, _Edge], legal: list[int], seat: int) -> tuple[int, _Edge]:
         best_action, best_edge, best_score = -1, None, -math.inf
@@ -177,7 +214,7 @@ class MCTSAgent(Agent):
                 action = policy.act(env, env.agent_selection)
             env.step(action)
         values = self._outcome(env)
-        return values if values is not None else state_values(env.game)
+        return values if values is not None else leaf_values(self.leaf, env.game)
 
 
 def parse_spec(parameter: str | None, game: str, seed: int | None) -> MCTSAgent:
@@ -192,12 +229,15 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> MCTSAgent:
             simulations = _number(token, int, "simulations")
         elif key in ("c",):
             settings[key] = _number(value, float, key)
-        elif key == "depth":
+        elif key in ("depth", "width", "tree"):
             settings[key] = _number(value, int, key)
         elif key == "rollout" and value:
             settings[key] = value.replace("+", ":")
+        elif key in ("leaf", "prior") and value:
+            settings[key] = value
         else:
-            raise ValueError(f"bad mcts setting {token!r}; use mcts:N[:c=1.0][:depth=60][:rollout=random|greedy|...]")
+            raise ValueError(f"bad mcts setting {token!r}; use mcts:N[:c=1.0][:depth=60][:rollout=random|greedy|...]"
+                             "[:leaf=public|strong][:prior=none|strong][:width=K][:tree=T]")
     return MCTSAgent(simulations, seed, game=game, **settings)
 
 

@@ -166,16 +166,17 @@ class _HasteBockAgent(Agent):
         top = max(v for v, _ in scored)
         return self.choose(sorted({a for v, a in scored if v >= top - 1e-9}))
 
-    def act(self, env: Any, agent: str) -> int:
-        game: HasteBockGame = env.game
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def action_values(self, game: HasteBockGame, legal: list[int]) -> list[tuple[float, int]] | None:
+        """(value, action) of every legal action at the pending decision (a card: its best plan),
+        or None for a decision the player does not value. Search players use it as a move prior."""
         p = game.player
         if game.pending == CARD:
             discard = legal[0] >= DISCARD_BASE
             kinds = [a - DISCARD_BASE if discard else a for a in legal]
-            return self._best([(v, card) for v, card, _ in self._plans(game, kinds, discard)])
+            best: dict[int, float] = {}
+            for v, card, _ in self._plans(game, kinds, discard):
+                best[card] = max(v, best.get(card, -1e18))
+            return [(v, card) for card, v in best.items()]
         if game.pending == MOVE:
             t = game.card_kind // 3
             tiles = tile_options(game, p)
@@ -183,13 +184,13 @@ class _HasteBockAgent(Agent):
             for a in legal:
                 g = self._moved(game, t, a - TYPE_BASE[t])
                 scored.append((self._finish_value(g, p, game.card_value, tiles)[0], a))
-            return self._best(scored)
+            return scored
         if game.pending == TILE:
             scored = []
             for a in legal:
                 gained, new = turn_points(game, p, game.card_value + a - TILE_BASE)
                 scored.append((relative(gained, p) + self.position_value(game, p, new), a))
-            return self._best(scored)
+            return scored
         if game.pending == PANIC:
             scored = []
             for a in legal:
@@ -197,8 +198,16 @@ class _HasteBockAgent(Agent):
                 m = a - PANIC_BASE
                 g._ram(m >> 6, (m >> 3) & 7, (m & 7) + 1)
                 scored.append((self.position_value(g, p, g.time), a))
-            return self._best(scored)
-        return self.choose(legal)
+            return scored
+        return None
+
+    def act(self, env: Any, agent: str) -> int:
+        game: HasteBockGame = env.game
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        scored = self.action_values(game, legal)
+        return self.choose(legal) if scored is None else self._best(scored)
 
 
 class GreedyHasteBock(_HasteBockAgent):

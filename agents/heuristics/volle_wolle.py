@@ -255,7 +255,8 @@ class StrongVolleWolle(_VolleWolleAgent):
         ok = [b for b in range(data.BID_26_PLUS) if sum(success_by_attempt(bid_target(b) - neg - bonus)) >= 0.6]
         return max(ok) if ok else 0
 
-    def bid(self, game: Any, legal: list[int]) -> int:
+    def bid_values(self, game: Any, legal: list[int]) -> list[tuple[float, int]]:
+        """(expected value, bid) of every legal bid (see the module doc)."""
         p, n = game.cur, game.num_agents
         deck = game.deck
         valuer = Valuer(game, p)
@@ -280,7 +281,7 @@ class StrongVolleWolle(_VolleWolleAgent):
                 cache[key] = valuer.best_take(cards, k)[0] if cards else 0.0
             return cache[key]
 
-        best, best_value = [], -1e9
+        scored = []
         for b in legal:
             ahead_probs = [sum(1 for s in support if s > b or (s == b and lower)) / len(support)
                            for support, lower in models]
@@ -299,6 +300,12 @@ class StrongVolleWolle(_VolleWolleAgent):
                 value = last * take_all + (1 - last) * roll
             if b == data.BID_26_PLUS:
                 value -= WOOL_WORTH
+            scored.append((value, b))
+        return scored
+
+    def bid(self, game: Any, legal: list[int]) -> int:
+        best, best_value = [], -1e9
+        for value, b in self.bid_values(game, legal):
             if value > best_value + 1e-9:
                 best, best_value = [b], value
             elif value > best_value - 1e-9:
@@ -306,7 +313,9 @@ class StrongVolleWolle(_VolleWolleAgent):
         return self.choose(best)
 
     # -- rolling --
-    def roll(self, game: Any, legal: list[int]) -> int:
+    def roll_values(self, game: Any, legal: list[int]) -> list[tuple[float, int]]:
+        """(expected value, action) of claiming, setting each free die aside, or failing, in the
+        order :meth:`roll` breaks ties (the first best)."""
         p = game.cur
         valuer = Valuer(game, p)
         display = self.display_cards(game)
@@ -330,7 +339,13 @@ class StrongVolleWolle(_VolleWolleAgent):
                 value += max(black_loss, -cost * WOOL_WORTH) if cost <= wool else black_loss
             return value
 
-        memo: dict[tuple, tuple[float, int]] = {}
+        # the expectations below depend only on these numbers: keep their memo across decisions
+        # (a search asks the same roll questions many times; the answers are unchanged)
+        memos = self.__dict__.setdefault("_roll_memos", {})
+        if len(memos) > 512:
+            memos.clear()
+        memo: dict[tuple, tuple[float, int]] = memos.setdefault(
+            (win[1], win[2], win[3], black_loss, bool(blacks), neg, bonus, wool, target), {})
 
         def after_roll(dice: list[int], kept: int, attempt: int) -> float:
             base = sum(dice) + neg
@@ -341,7 +356,7 @@ class StrongVolleWolle(_VolleWolleAgent):
                 memo[key] = decide(dice, kept, attempt)
             return memo[key][0]
 
-        def decide(dice: list[int], kept: int, attempt: int) -> tuple[float, int]:
+        def decide(dice: list[int], kept: int, attempt: int, every: bool = False) -> Any:
             base = sum(dice) + neg
             options = []
             c = claim_value(base, attempt)
@@ -354,7 +369,7 @@ class StrongVolleWolle(_VolleWolleAgent):
                     if kept & (1 << d):
                         continue
                     options.append((continue_value(dice, kept | (1 << d), attempt + 1), KEEP + d))
-            return max(options, key=lambda o: o[0])
+            return options if every else max(options, key=lambda o: o[0])
 
         def continue_value(dice: list[int], kept: int, attempt: int) -> float:
             free = [d for d in range(3) if not kept & (1 << d)]
@@ -367,7 +382,10 @@ class StrongVolleWolle(_VolleWolleAgent):
                 count += 1
             return total / count
 
-        value, action = decide(list(game.dice), game.kept, game.attempt)
+        return decide(list(game.dice), game.kept, game.attempt, every=True)
+
+    def roll(self, game: Any, legal: list[int]) -> int:
+        value, action = max(self.roll_values(game, legal), key=lambda o: o[0])
         return action if action in legal else legal[0]
 
     # -- picking --
