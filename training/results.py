@@ -32,6 +32,23 @@ def _ci(ci: list[float]) -> str:
     return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
+def _training_lines(labels) -> list[str]:
+    """For every ``policy:<file>.pt`` agent with a ``<file>.json`` training record (written by
+    ``training.ship``): how it was trained — command, seed, timesteps, wall time, cores."""
+    lines = []
+    for label in labels:
+        if not label.startswith("policy:"):
+            continue
+        record_path = Path(label.split(":", 1)[1]).with_suffix(".json")
+        if not record_path.exists():
+            continue
+        record = json.loads(record_path.read_text())
+        lines += ["", f"`{label}` was trained with `{record['command']}` (seed {record['seed']}, "
+                      f"{record['timesteps']:,} timesteps, {record['wall_seconds'] / 60:.0f} min wall time on "
+                      f"{record['cores']} CPU cores)."]
+    return lines
+
+
 def result_section(result: dict, path: str) -> str:
     """Markdown for one stored tournament."""
     per = result["per_agent"]
@@ -51,6 +68,7 @@ def result_section(result: dict, path: str) -> str:
             f"| {s['mean_rank']:.2f} {_ci(s['mean_rank_ci'])} | {s['mean_margin']:+.2f} {_ci(s['mean_margin_ci'])} "
             f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
             f"| {result['seconds_per_decision'][label]:.4f} |")
+    lines += _training_lines(per)
     pairs = [h for h in result["head_to_head"].values() if list(per).index(h["a"]) < list(per).index(h["b"])]
     if pairs:
         lines += ["", "| A | B | meetings | A placed better [95% CI] | significant |", "|---|---|---|---|---|"]

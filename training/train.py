@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -175,7 +176,7 @@ def main(argv=None) -> dict:
                         n_steps=args.n_steps, batch_size=args.batch_size)
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
-    command = {"argv": argv, "args": vars(args), "config": config.as_dict()}
+    command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}
     (out / "command.json").write_text(json.dumps(command, indent=2))
     vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {})
     resume = (out / "checkpoint.zip").exists() and not args.fresh

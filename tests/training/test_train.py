@@ -89,3 +89,16 @@ def test_behaviour_cloning_fits_the_teacher(tmp_path):
     assert losses[-1] < losses[0] * 0.8
     out = run(tmp_path, "bc", 64, "--imitate", "greedy", "--imitate-games", "3", "--imitate-epochs", "2")
     assert json.loads((out / "state.json").read_text())["imitation"]["teacher"] == "greedy"
+
+
+def test_ship_records_how_the_policy_was_trained(tmp_path):
+    from training.results import _training_lines
+    from training.ship import main as ship
+
+    out = run(tmp_path, "ship", 64, "--seed", "5")
+    ship([str(out), str(tmp_path / "shipped" / "vw2")])
+    record = json.loads((tmp_path / "shipped" / "vw2.json").read_text())
+    assert record["seed"] == 5 and record["timesteps"] >= 64 and "--game volle_wolle" in record["command"]
+    assert torch.load(tmp_path / "shipped" / "vw2.pt", weights_only=True)["game"] == "volle_wolle"
+    line = " ".join(_training_lines([f"policy:{tmp_path / 'shipped' / 'vw2.pt'}"]))
+    assert record["command"] in line and "seed 5" in line

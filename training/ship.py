@@ -1,0 +1,60 @@
+"""Ship a trained run as a committed agent: the weights-only policy plus a record of how it was made.
+
+    python -m training.ship runs/vw2_bc agents/trained/volle_wolle_2p
+
+writes ``<dest>.pt`` (the run's ``policy.pt``) and ``<dest>.json``: the exact training command,
+seed, timesteps, wall time and cores, the imitation warm start if any, and the run's final ladder
+scores. ``training.results`` shows that record next to every tournament table the policy plays in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+from pathlib import Path
+
+
+def command_line(args: dict) -> list[str]:
+    """The command-line flags equivalent to parsed training arguments."""
+    flags = []
+    for key, value in args.items():
+        if value is None or value is False:
+            continue
+        flags.append("--" + key.replace("_", "-"))
+        if value is not True:
+            flags.append(str(value))
+    return flags
+
+
+def training_record(run: Path) -> dict:
+    command = json.loads((run / "command.json").read_text())
+    state = json.loads((run / "state.json").read_text())
+    final = json.loads((run / "final.json").read_text())
+    args = command["args"]
+    return {
+        "command": "python -m training.train " + " ".join(command["argv"] or command_line(args)),
+        "args": args,
+        "seed": args["seed"],
+        "timesteps": final["timesteps"],
+        "wall_seconds": final["wall_seconds"],
+        "cores": os.cpu_count(),
+        "imitation": {k: v for k, v in state.get("imitation", {}).items() if k != "losses"} or None,
+        "final_ladder": final["ladder"],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Copy a run's policy and its training record into the repo.")
+    parser.add_argument("run", type=Path)
+    parser.add_argument("dest", type=Path, help="destination without suffix, e.g. agents/trained/volle_wolle_2p")
+    args = parser.parse_args(argv)
+    args.dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
+    args.dest.with_suffix(".json").write_text(json.dumps(training_record(args.run), indent=2) + "\n")
+    print(f"shipped {args.dest.with_suffix('.pt')} and {args.dest.with_suffix('.json')}")
+
+
+if __name__ == "__main__":
+    main()
