@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.values import soft_lead, state_values
+from agents.values import measured_values, state_values
 
 LEAF_KINDS = ("public", "strong")
 PRIOR_KINDS = ("none", "strong")
@@ -73,16 +73,7 @@ def strong_values(game: Any) -> list[float]:
     measure = _STRONG_MEASURES.get(game.name)
     if measure is None or game.num_agents < 2:
         return state_values(game)
-    function, scale = measure
-    values = soft_lead(function(game), scale)
-    teams = game.teams()
-    if len(set(teams)) < len(teams):  # team-mates share a result
-        for team in set(teams):
-            members = [p for p, t in enumerate(teams) if t == team]
-            mean = sum(values[p] for p in members) / len(members)
-            for p in members:
-                values[p] = mean
-    return values
+    return measured_values(game, *measure)
 
 
 def leaf_values(kind: str, game: Any) -> list[float]:

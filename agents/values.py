@@ -63,8 +63,12 @@ def state_values(game: Game) -> list[float]:
     measure = _MEASURES.get(game.name)
     if measure is None:
         return [0.0] * game.num_agents
-    function, scale = measure
-    values = soft_lead(function(game), scale)
+    return measured_values(game, *measure)
+
+
+def measured_values(game: Game, measure: Callable[[Game], list[float]], scale: float) -> list[float]:
+    """``measure`` of every player as a soft lead in [-1, 1]; team-mates share their mean."""
+    values = soft_lead(measure(game), scale)
     teams = game.teams()
     if len(set(teams)) < len(teams):  # team-mates share a result: average their values
         for team in set(teams):
