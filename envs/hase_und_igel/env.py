@@ -115,12 +115,7 @@ NUM_DECISIONS = 4
 class HaseUndIgelEnv(MeadowEnv):
     """Raw AEC env of Hase und Igel; see the module docstring for spaces and options."""
 
-    metadata = {
-        "name": "hase_und_igel_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**MeadowEnv.metadata, "name": "hase_und_igel_v0"}
     default_max_turns = 1500
 
     def __init__(

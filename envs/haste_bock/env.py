@@ -156,12 +156,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
 
 
 class HasteBockEnv(MeadowEnv):
-    metadata = {
-        "name": "haste_bock_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**MeadowEnv.metadata, "name": "haste_bock_v0"}
     default_max_turns = 1000
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:

@@ -131,12 +131,7 @@ def card_features(deck: data.Deck) -> np.ndarray:
 class raw_env(MeadowEnv):
     """The raw (unwrapped) Volle Wolle AEC environment; see the module docstring."""
 
-    metadata = {
-        "name": "volle_wolle_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**MeadowEnv.metadata, "name": "volle_wolle_v0"}
     default_max_turns = 10_000
 
     # ---- options and games ------------------------------------------------------------------------

@@ -203,7 +203,7 @@ def test_HUI_15_race_position_finished_first_then_by_square_start_ties_last():
     assert [game.race_position(r) for r in range(6)] == [1, 2, 3, 4, 5, 5]
 
 
-def test_HUI_15_game_api_reports_move_names():
+def test_forward_move_names_are_readable_and_typeable():
     game = HaseUndIgel(4, start_player=0)
     assert game.action_to_string(move(game, 7)) == "move to 7"
     assert game.action_to_string(move(game, 64)) == "move to goal"
