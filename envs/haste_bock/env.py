@@ -14,7 +14,7 @@ sheep on a 9×9 pasture. Rules: `shared/rules/haste_bock.md` (HB-1 … HB-24).
 | Agents             | 2, 3 or 4                                                          |
 | Action Shape       | (1,)                                                               |
 | Action Values      | Discrete(996)                                                      |
-| Observation Shape  | {"observation": (793,) float32, "action_mask": (996,) int8}        |
+| Observation Shape  | {"observation": (1036,) float32, "action_mask": (996,) int8}       |
 | Observation Values | see the table below                                                |
 
 Seat *i* plays colour *i* (blue, yellow, green, red). With 3 players red is neutral, with 2 players
@@ -44,23 +44,23 @@ allows no ram is void and resolved without a decision.
 
 | slice     | size | meaning |
 |-----------|------|---------|
-| 0–485     | 6×81 | planes over the squares (index row*9+col, row 0 = north): 0 own sheep, 1–3 the sheep of the next seats (zero if absent), 4 Thea, 5 neutral sheep |
-| 486–489   | 4    | common facing, one-hot N E S W |
-| 490–491   | 2    | Roger present (phase 2), Jacques present (phase 4); they stand beyond the edge the flock faces |
-| 492–566   | 75   | time marker 0–74, one-hot |
-| 567–571   | 5    | phase 0 (before the first turn) … 4, one-hot |
-| 572–575   | 4    | scores / 50, egocentric seats |
-| 576–659   | 4×21 | remaining action cards per egocentric seat: count per kind, kind = type*3 + value-1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
-| 660–671   | 4×3  | remaining time tiles per egocentric seat: count of 1s, 2s, 3s |
-| 672–675   | 4    | no-undo: trough side N E S W the player to move may not play (HB-16) |
-| 676–677   | 2    | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
-| 678–682   | 5    | pending decision: card, discard fallback, move, time tile, panic ram |
-| 683–686   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
-| 687–692   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
-| 693       | 1    | 1 during the opening panic |
-| 694–714   | 21   | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
-| 715–789   | 75   | panic spaces on the track (from the rule data) |
-| 790–792   | 3    | number of players 2/3/4, one-hot |
+| 0–728     | 9×81 | one plane per sheep over the squares (index row*9+col, row 0 = north): planes 2k, 2k+1 are the first and second sheep (`<colour>-1`, `<colour>-2`, the names the actions use) of egocentric seat k; a neutral colour c keeps planes 2c, 2c+1; plane 8 is Thea |
+| 729–732   | 4    | common facing, one-hot N E S W |
+| 733–734   | 2    | Roger present (phase 2), Jacques present (phase 4); they stand beyond the edge the flock faces |
+| 735–809   | 75   | time marker 0–74, one-hot |
+| 810–814   | 5    | phase 0 (before the first turn) … 4, one-hot |
+| 815–818   | 4    | scores / 50, egocentric seats |
+| 819–902   | 4×21 | remaining action cards per egocentric seat: count per kind, kind = type*3 + value-1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
+| 903–914   | 4×3  | remaining time tiles per egocentric seat: count of 1s, 2s, 3s |
+| 915–918   | 4    | no-undo: trough side N E S W the player to move may not play (HB-16) |
+| 919–920   | 2    | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
+| 921–925   | 5    | pending decision: card, discard fallback, move, time tile, panic ram |
+| 926–929   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
+| 930–935   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
+| 936       | 1    | 1 during the opening panic |
+| 937–957   | 21   | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
+| 958–1032  | 75   | panic spaces on the track (from the rule data) |
+| 1033–1035 | 3    | number of players 2/3/4, one-hot |
 
 Everything is public (the cards lie open), except future die rolls.
 
@@ -126,7 +126,8 @@ from envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TI
 
 # observation layout (see the module docstring)
 PLANES = 0
-FACING = 6 * D.SQUARES
+NUM_PLANES = 9  # one per sheep: 2 per egocentric seat (or neutral colour), then Thea
+FACING = NUM_PLANES * D.SQUARES
 SHEPHERD = FACING + 4
 TIME = SHEPHERD + 2
 PHASE = TIME + 75
@@ -191,15 +192,22 @@ class HasteBockEnv(MeadowEnv):
         template[PLAYERS + n - 2] = 1.0
         self._template = template
         self._template_bytes = template.tobytes()
-        # per observer seat: the plane offset of each sheep (own 0, next seats 1.., Thea 4, neutral 5)
+        # per observer seat: the plane offset of each sheep. Each sheep has its own plane because
+        # the move actions name the sheep (`blue-1`, `blue-2`): a policy must see which is which.
         self._plane_base = [
-            [81 * (4 if s == D.THEA else 5 if o < 0 else (o - seat) % n) for s, o in enumerate(game.owner)]
-            for seat in range(n)
+            [81 * self._plane(s, o, seat, n) for s, o in enumerate(game.owner)] for seat in range(n)
         ]
         self._orders = [[(seat + i) % n for i in range(n)] for seat in range(n)]
         self._count_padding = [0] * ((4 - n) * NUM_KINDS)
         self._tile_padding = [0] * ((4 - n) * 3)
         return OBS_SIZE
+
+    @staticmethod
+    def _plane(sheep: int, owner: int, seat: int, n: int) -> int:
+        if sheep == D.THEA:
+            return 8
+        colour_slot = sheep // 2 if owner < 0 else (owner - seat) % n  # neutral colours stay put
+        return 2 * colour_slot + sheep % 2
 
     def _encode(self, game: HasteBockGame, seat: int) -> np.ndarray:
         # Filled through a float view of a byte buffer: item assignment there is several times

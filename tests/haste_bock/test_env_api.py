@@ -74,11 +74,14 @@ def test_observation_layout_from_the_observer_seat():
     for seat, agent in enumerate(env.possible_agents):
         obs = env.observe(agent)["observation"]
         assert obs.shape == (E.OBS_SIZE,) and obs.dtype == np.float32
-        planes = obs[: 6 * 81].reshape(6, 81)
-        assert planes[0].sum() == 2 and planes[0][game.pos[2 * seat]] == 1  # own sheep
-        assert planes[1][game.pos[2 * ((seat + 1) % 3)]] == 1  # the next seat's sheep
-        assert planes[3].sum() == 0  # no fourth player
-        assert planes[4][game.pos[8]] == 1 and planes[5].sum() == 2  # Thea; red is neutral
+        planes = obs[: 9 * 81].reshape(9, 81)
+        assert planes.sum(axis=1).tolist() == [1] * 9  # one plane per sheep
+        # own sheep first, each in its own plane, so `blue-1` and `blue-2` can be told apart
+        assert planes[0][game.pos[2 * seat]] == 1 and planes[1][game.pos[2 * seat + 1]] == 1
+        following = (seat + 1) % 3
+        assert planes[2][game.pos[2 * following]] == 1 and planes[3][game.pos[2 * following + 1]] == 1
+        assert planes[6][game.pos[6]] == 1 and planes[7][game.pos[7]] == 1  # red is neutral: fixed planes
+        assert planes[8][game.pos[8]] == 1  # Thea
         assert obs[E.TIME + game.time] == 1 and obs[E.PLAYERS + 1] == 1
         assert obs[E.CARDS : E.CARDS + 21].sum() == sum(game.hands[seat])
         assert obs[E.TILES : E.TILES + 3].tolist() == game.tiles[seat]
@@ -104,7 +107,7 @@ def test_observation_shows_the_die_the_pending_decision_and_the_no_undo_rule():
     env.step(env.legal_actions()[0])
     if env.game.pending == CARD:
         obs = env.observe(env.agent_selection)["observation"]
-        assert obs[E.NO_TROUGH + "NESW".index(side) ^ 2] == 1  # the next player may not trough back
+        assert obs[E.NO_TROUGH + ("NESW".index(side) ^ 2)] == 1  # the next player may not trough back
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.haste_bock import env as E
 from envs.haste_bock.rules import CARD, OVER, PANIC, TILE, HasteBockGame
 from envs.haste_bock_v0 import raw_env
 
@@ -44,7 +45,7 @@ def test_HB_18_roger_arrives_in_phase_2_leaves_in_phase_3_and_jacques_arrives_in
     seen = {}
     while not env.game.is_over:
         obs = env.observe(env.agent_selection)["observation"]
-        seen[env.game.phase] = (obs[490], obs[491])
+        seen[env.game.phase] = (obs[E.SHEPHERD], obs[E.SHEPHERD + 1])
         env.step(env.legal_actions()[0])
     assert seen[1] == (0, 0) and seen[2] == (1, 0) and seen[3] == (0, 0) and seen[4] == (0, 1)
 
