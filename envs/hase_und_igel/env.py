@@ -100,7 +100,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.aec import FLOAT32, MeadowEnv
+from envs.core.aec import FLOAT32, INT8, MeadowEnv
 from envs.hase_und_igel import data, render
 from envs.hase_und_igel.rules import HaseUndIgel, check_config
 
@@ -209,8 +209,25 @@ class HaseUndIgelEnv(MeadowEnv):
         self._place_tail = tuple(_PAIR.pack(place * scale, place * scale) for place in range(r + 1))
         self._rank_tail = tuple(_PAIR.pack(rank * scale, 0.0) for rank in range(r + 1))
         # the decision and card-runner one-hots, by [phase, or NUM_DECISIONS once over][card slot + 1]
+        self._mask_memo: dict[tuple[int, ...], np.ndarray] = {}
         self._decision_bytes = tuple(tuple(_decision_row(phase, slot, rpp) for slot in range(-1, rpp))
                                      for phase in range(NUM_DECISIONS + 1))
+
+    def _mask(self, seat: int) -> np.ndarray:
+        # As MeadowEnv._mask, but the mask of a set of legal actions is memoised (a read-only
+        # template, handed out as a copy): a game visits a few thousand distinct sets, and one
+        # copy costs less than filling a fresh mask action by action.
+        if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
+            return np.zeros(self.num_actions, INT8)
+        key = tuple(self._legal if self._legal is not None else self.legal_actions())
+        template = self._mask_memo.get(key)
+        if template is None:
+            if len(self._mask_memo) >= 1 << 13:  # bounded: a long run starts afresh now and then
+                self._mask_memo.clear()
+            template = self._mask_memo[key] = np.zeros(self.num_actions, INT8)
+            template[list(key)] = 1
+            template.flags.writeable = False
+        return template.copy()
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
         # Joined from byte pieces, one bytes join and one numpy array per call (several times
