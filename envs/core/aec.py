@@ -161,6 +161,20 @@ class MeadowEnv(AECEnv, EzPickle):
         seat = self._agent_index[agent]
         return {"observation": self._encode(self.game, seat), "action_mask": self._mask(seat)}
 
+    def last(self, observe: bool = True) -> tuple:
+        """As :meth:`pettingzoo.AECEnv.last`, read in one go (it runs once per step of every loop)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """As :meth:`pettingzoo.AECEnv.agent_iter`: an iterable (each ``iter()`` starts afresh) of the
+        agent to act until no agent is left, at most ``max_iter`` times. Its iterator is a
+        generator, which costs less per step than PettingZoo's iterator object (a Python
+        ``__next__`` call)."""
+        return _AgentIterable(self, max_iter)
+
     def step(self, action: Any) -> None:
         if self._needs_reset:
             raise RuntimeError("call reset() before step()")
@@ -329,6 +343,20 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+
+class _AgentIterable:
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: MeadowEnv, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 # ---- wrapped env ---------------------------------------------------------------------------------

@@ -95,11 +95,12 @@ Intermediate rewards are 0.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
 
-from envs.core.aec import FLOAT32, MeadowEnv
+from envs.core.aec import FLOAT32, INT8, MeadowEnv
 from envs.hase_und_igel import data, render
 from envs.hase_und_igel.rules import HaseUndIgel, check_config
 
@@ -110,6 +111,29 @@ DECK_SLOTS = 12
 CARD_FEATURES = len(data.CARD_KINDS) + 1  # kinds + unknown
 NUM_KINDS = len(data.CARD_KINDS)
 NUM_DECISIONS = 4
+_PAIR = struct.Struct("<2f")
+_ONE = struct.Struct("<f")
+#: a runner block's position one-hot and its eat / miss / number-check flags (columns 0..67), by
+#: [square][eat + 2·miss + 4·payout]
+_RUNNER_HEADS = tuple(
+    tuple(np.concatenate([one_hot, [flags & 1, flags >> 1 & 1, flags >> 2 & 1]]).astype(np.float32).tobytes()
+          for flags in range(8))
+    for one_hot in np.eye(GOAL + 1, dtype=np.float32)
+)
+
+
+def _decision_row(phase: int, slot: int, rpp: int) -> bytes:
+    """Decision one-hot (none once over: ``phase`` = NUM_DECISIONS) and card-runner one-hot (none: -1)."""
+    row = np.zeros(NUM_DECISIONS + rpp, dtype=np.float32)
+    if phase < NUM_DECISIONS:
+        row[phase] = 1
+    if slot >= 0:
+        row[NUM_DECISIONS + slot] = 1
+    return row.tobytes()
+
+
+#: columns 2, 3 of a player block (on the observer's team, to move now) by [same team + 2·to move]
+_TEAM_TURN = tuple(_PAIR.pack(flags & 1, flags >> 1) for flags in range(4))
 
 
 class HaseUndIgelEnv(MeadowEnv):
@@ -159,7 +183,7 @@ class HaseUndIgelEnv(MeadowEnv):
         return self._size
 
     def _layout(self, game: HaseUndIgel) -> None:
-        """Offsets of the observation slices (fixed per configuration)."""
+        """Offsets of the observation slices and the byte tables it is joined from (fixed per configuration)."""
         n, r, rpp = game.num_agents, game.num_runners, game.rpp
         self._player_base = RUNNER_FEATURES * r
         self._deck_base = self._player_base + PLAYER_FEATURES * n
@@ -173,61 +197,71 @@ class HaseUndIgelEnv(MeadowEnv):
         self._deck_game: HaseUndIgel | None = None
         self._deck_game_version = -1
         self._deck_game_block = b""
-        self._zero_bytes = bytes(4 * self._size)
-        self._runner_scale = 1.0 / r
         self._lettuce_scale = 1.0 / game.start_lettuces
         # seat order seen from each observer, and the runners in that order
         self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
         self._seat_teams = [[(p, game.team_of[p] == game.team_of[seat]) for p in order]
                             for seat, order in enumerate(self._seat_order)]
+        # columns 68, 69 of a runner block: by finishing place 1..r, and by race position 1..r
+        # (index 0 of the second: unused, a race position is at least 1)
+        scale = 1.0 / r
+        self._place_tail = tuple(_PAIR.pack(place * scale, place * scale) for place in range(r + 1))
+        self._rank_tail = tuple(_PAIR.pack(rank * scale, 0.0) for rank in range(r + 1))
+        # the decision and card-runner one-hots, by [phase, or NUM_DECISIONS once over][card slot + 1]
+        self._mask_memo: dict[tuple[int, ...], np.ndarray] = {}
+        self._decision_bytes = tuple(tuple(_decision_row(phase, slot, rpp) for slot in range(-1, rpp))
+                                     for phase in range(NUM_DECISIONS + 1))
+
+    def _mask(self, seat: int) -> np.ndarray:
+        # As MeadowEnv._mask, but the mask of a set of legal actions is memoised (a read-only
+        # template, handed out as a copy): a game visits a few thousand distinct sets, and one
+        # copy costs less than filling a fresh mask action by action.
+        if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
+            return np.zeros(self.num_actions, INT8)
+        key = tuple(self._legal if self._legal is not None else self.legal_actions())
+        template = self._mask_memo.get(key)
+        if template is None:
+            if len(self._mask_memo) >= 1 << 13:  # bounded: a long run starts afresh now and then
+                self._mask_memo.clear()
+            template = self._mask_memo[key] = np.zeros(self.num_actions, INT8)
+            template[list(key)] = 1
+            template.flags.writeable = False
+        return template.copy()
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
-        # Filled through a float view of a zeroed byte buffer (item assignment there is several
-        # times cheaper than numpy indexing); the deck slices are memoised bytes. This is the hot
-        # path of every AEC step.
-        buffer = bytearray(self._zero_bytes)
-        obs = memoryview(buffer).cast("f")
-        positions, places, finished = game.pos, game.place, game.finished
-        # race positions (HUI-15): rank among track runners by square, after the finished ones
-        track = sorted([p for p in positions if 0 < p < GOAL], reverse=True)
-        start_rank = finished + len(track) + 1
+        # Joined from byte pieces, one bytes join and one numpy array per call (several times
+        # cheaper than writing the floats one by one): per runner its head (position one-hot and
+        # flags) and tail (race position, place) from tables, per player its holdings and its
+        # team/turn flags, the memoised deck block, the decision one-hots and the progress. This
+        # is the hot path of every AEC step.
+        positions, places = game.pos, game.place
+        # race positions (HUI-15): finished runners first, then track runners by square, the runners
+        # on Start last. Finished runners stand on the Goal and a track square holds one runner,
+        # so a racing runner's position is 1 + its square's (first) index in the positions sorted
+        # downwards.
+        ranked = sorted(positions, reverse=True)
         eat, miss, payout = game.eat, game.miss, game.payout
-        scale = self._runner_scale
-        base = 0
+        heads, place_tail, rank_tail = _RUNNER_HEADS, self._place_tail, self._rank_tail
+        pieces = []
+        append = pieces.append
         for r in self._runner_order[seat]:
             square = positions[r]
-            obs[base + square] = 1.0
-            if eat[r]:
-                obs[base + 65] = 1.0
-            if miss[r]:
-                obs[base + 66] = 1.0
-            if payout[r]:
-                obs[base + 67] = 1.0
+            append(heads[square][eat[r] + 2 * miss[r] + 4 * payout[r]])
             place = places[r]
-            if place:
-                obs[base + 68] = obs[base + 69] = place * scale
-            else:
-                obs[base + 68] = ((finished + 1 + track.index(square)) if square else start_rank) * scale
-            base += RUNNER_FEATURES
+            append(place_tail[place] if place else rank_tail[ranked.index(square) + 1])
         carrots, lettuces, lettuce_scale = game.carrots, game.lettuces, self._lettuce_scale
         current = game.current_agent
+        pack = _PAIR.pack
         for p, same_team in self._seat_teams[seat]:
-            obs[base] = carrots[p] * 0.01
-            obs[base + 1] = lettuces[p] * lettuce_scale
-            if same_team:
-                obs[base + 2] = 1.0
-            if p == current:
-                obs[base + 3] = 1.0
-            base += PLAYER_FEATURES
-        if not game.over:
-            obs[self._decision_base + game.phase] = 1.0
-        if game.card_runner >= 0:
-            obs[self._card_runner_base + game.card_runner % game.rpp] = 1.0
-        obs[self._progress] = min(1.0, game.turns / self.max_turns)
-        obs.release()
-        buffer[4 * self._deck_base : 4 * self._decision_base] = self._deck_block(game)
-        return np.frombuffer(buffer, FLOAT32)
+            append(pack(carrots[p] * 0.01, lettuces[p] * lettuce_scale))
+            append(_TEAM_TURN[same_team + 2 * (p == current)])
+        append(self._deck_block(game))
+        card_runner = game.card_runner
+        append(self._decision_bytes[NUM_DECISIONS if game.over else game.phase]
+               [card_runner % game.rpp + 1 if card_runner >= 0 else 0])
+        append(_ONE.pack(min(1.0, game.turns / self.max_turns)))
+        return np.frombuffer(bytearray().join(pieces), FLOAT32)
 
     def _deck_block(self, game: HaseUndIgel) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""

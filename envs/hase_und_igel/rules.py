@@ -162,17 +162,19 @@ class HaseUndIgel(Game):
         self._begin_turn()
 
     # ---- Game interface ---------------------------------------------------------------------------
-    @property
-    def current_agent(self) -> int:
-        return -1 if self.over else self.cur
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
+    # adapter and the observation read them several times per step. :meth:`_publish` derives them
+    # from ``cur``, ``over`` and ``turns``, which change only in ``_begin_turn`` (the turn loops),
+    # ``_game_over`` and ``from_dict``; each of them publishes.
+    current_agent: int = -1
+    is_over: bool = False
+    turn: int = 0
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
-    def turn(self) -> int:
-        return self.turns
+    def _publish(self) -> None:
+        over = self.over
+        self.is_over = over
+        self.current_agent = -1 if over else self.cur
+        self.turn = self.turns
 
     def places(self) -> list[int]:
         if not self.over:
@@ -271,7 +273,7 @@ class HaseUndIgel(Game):
         for other in self.pos:  # drop occupied targets: at most five other runners
             if pos < other < data.GOAL and other - pos <= reach and base + other - 1 in moves:
                 moves.remove(base + other - 1)
-        if pos + reach >= data.GOAL:  # the Goal (HUI-18)
+        if pos + reach >= data.GOAL and not has_lettuce:  # the Goal (HUI-18: no lettuce left, …)
             cost = COST[data.GOAL - pos]
             if self.can_finish(player, carrots - cost):
                 moves.append(base + data.GOAL - 1)
@@ -312,9 +314,11 @@ class HaseUndIgel(Game):
                 self._busy = NOBODY
                 legal = self._legal = self._runner_moves(p, 0, allow_stay=True)
                 if legal:
+                    self._publish()
                     return
                 self._fallback(p)  # HUI-16 / HUI-17: no legal action
             self.cur = (p + 1) % self.num_agents
+        self._publish()
 
     def _begin_two_runner_turn(self) -> None:
         """HUI-30: both runners' automatic parts, then a move of a runner that is free."""
@@ -346,6 +350,7 @@ class HaseUndIgel(Game):
             self.phase = MOVE
             self._legal = None
             if self.legal_actions():
+                self._publish()
                 return
             if len(free) == 1:  # HUI-16 / HUI-17: no legal action
                 self._fallback(free[0])
@@ -353,7 +358,9 @@ class HaseUndIgel(Game):
                 continue
             self.phase = STUCK  # neither runner can act: the player chooses
             self._legal = None
+            self._publish()
             return
+        self._publish()
 
     def _end_turn(self) -> None:
         self.phase = MOVE
@@ -477,6 +484,7 @@ class HaseUndIgel(Game):
 
     def _game_over(self, winners: set[int] | None) -> None:
         self.over = True
+        self._publish()
         self.phase = MOVE
         self._legal = None
         if winners is None:  # ranking = finishing order, the remaining runner last
@@ -721,6 +729,7 @@ class HaseUndIgel(Game):
             raise ValueError(f"{where}: field 'card_runner' must be a runner of the current player")
         game.log = []
         game._legal = None
+        game._publish()
         if not game.over and not game.legal_actions():
             raise ValueError(f"{where}: the state has no legal action for the current player")
         return game
