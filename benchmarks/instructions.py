@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
 
 C4 = "connect_four_v3"
 
@@ -52,19 +51,12 @@ def _factories() -> dict[str, object]:
 
 def play_steps(env, steps: int, seed: int) -> int:
     """The loop of :func:`benchmarks.speed.play`, for whole games until ``steps`` steps; returns the steps."""
+    from benchmarks.speed import play_game
+
     choose = random.Random(seed)
     done = games = 0
     while done < steps:
-        env.reset(seed=seed + games)
-        for agent in env.agent_iter():
-            observation, reward, termination, truncation, info = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[choose.randrange(len(legal))])
-            env.step(action)
-            done += 1
+        done += play_game(env, seed + games, choose)
         games += 1
     return done
 
