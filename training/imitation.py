@@ -9,6 +9,11 @@ error (value head, on the final rewards). PPO then improves on the teacher by se
 
     data = collect("volle_wolle", players=2, teacher="strong", games=300, seed=0)
     pretrain(model, data, epochs=10)
+    agreement(model.policy, collect("volle_wolle", 2, "strong", games=30, seed=10**6))  # held out
+
+``agreement`` is the share of held-out teacher decisions the policy's most likely action matches:
+it tells whether the network learned the teacher's play or only memorised its games (in Haste
+Bock? with its board geometry, an MLP matched 72% of the training decisions but 35% of unseen ones).
 """
 
 from __future__ import annotations
@@ -86,3 +91,18 @@ def pretrain(model, data: Demonstrations, epochs: int = 10, batch_size: int = 25
         losses.append(total / len(order))
     policy.set_training_mode(False)
     return losses
+
+
+def agreement(policy, data: Demonstrations, batch_size: int = 4096) -> float:
+    """Share of ``data``'s decisions where ``policy``'s most likely legal action is the teacher's."""
+    import torch
+
+    matches = 0
+    with torch.no_grad():
+        for start in range(0, len(data), batch_size):
+            part = slice(start, start + batch_size)
+            distribution = policy.get_distribution(torch.as_tensor(data.observations[part]),
+                                                   action_masks=data.masks[part])
+            chosen = distribution.distribution.probs.argmax(dim=1).numpy()
+            matches += int((chosen == data.actions[part]).sum())
+    return matches / max(1, len(data))

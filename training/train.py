@@ -40,6 +40,10 @@ from envs.registry import GAMES
 DEFAULT_OUT = "runs"
 
 
+#: seed offset of the held-out imitation games (far from any training game's seed)
+HELD_OUT_SEED_OFFSET = 1_000_000
+
+
 def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n_envs: int, env_options: dict):
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -197,12 +201,19 @@ def main(argv=None) -> dict:
             policy_kwargs={"net_arch": list(config.net_arch)},
         )
         if args.imitate:
-            from training.imitation import collect, pretrain
+            from training.imitation import agreement, collect, pretrain
 
             data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed)
             losses = pretrain(model, data, epochs=args.imitate_epochs, seed=args.seed)
-            state["imitation"] = {"teacher": args.imitate, "decisions": len(data), "losses": losses}
-            print(f"behaviour cloning of {args.imitate}: {len(data)} decisions, loss {losses[0]:.3f} -> {losses[-1]:.3f}")
+            # games the network never saw (seeds far from the training games') show whether it
+            # learned the teacher's play or memorised its games
+            held_out = collect(args.game, args.players, args.imitate, max(1, args.imitate_games // 10),
+                               seed=args.seed + HELD_OUT_SEED_OFFSET)
+            matched = agreement(model.policy, held_out)
+            state["imitation"] = {"teacher": args.imitate, "decisions": len(data), "losses": losses,
+                                  "held_out_decisions": len(held_out), "held_out_agreement": matched}
+            print(f"behaviour cloning of {args.imitate}: {len(data)} decisions, loss {losses[0]:.3f} -> "
+                  f"{losses[-1]:.3f}; matches {matched:.1%} of {len(held_out)} held-out decisions")
     remaining = max(0, args.timesteps - model.num_timesteps)
     if remaining:
         model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state),

@@ -88,7 +88,37 @@ def test_behaviour_cloning_fits_the_teacher(tmp_path):
     losses = pretrain(model, data, epochs=8)
     assert losses[-1] < losses[0] * 0.8
     out = run(tmp_path, "bc", 64, "--imitate", "greedy", "--imitate-games", "3", "--imitate-epochs", "2")
-    assert json.loads((out / "state.json").read_text())["imitation"]["teacher"] == "greedy"
+    imitation = json.loads((out / "state.json").read_text())["imitation"]
+    assert imitation["teacher"] == "greedy" and imitation["held_out_decisions"] > 0
+    assert 0.0 <= imitation["held_out_agreement"] <= 1.0
+
+
+def test_agreement_counts_the_decisions_where_the_policy_picks_the_teachers_action():
+    from dataclasses import replace
+
+    from sb3_contrib import MaskablePPO
+
+    from training.imitation import agreement, collect
+    from training.selfplay import SelfPlayEnv
+
+    data = collect("volle_wolle", players=2, teacher="random", games=2, seed=3)
+    model = MaskablePPO("MlpPolicy", SelfPlayEnv("volle_wolle", num_players=2), seed=0)
+    import torch
+
+    with torch.no_grad():
+        own = model.policy.get_distribution(torch.as_tensor(data.observations), action_masks=data.masks)
+        favourite = own.distribution.probs.argmax(dim=1).numpy()
+    assert agreement(model.policy, replace(data, actions=favourite)) == 1.0
+    # a legal action other than the favourite wherever there is one: agreement drops by that share
+    other = favourite.copy()
+    changed = 0
+    for i, mask in enumerate(data.masks):
+        legal = [a for a in mask.nonzero()[0] if a != favourite[i]]
+        if legal:
+            other[i] = legal[0]
+            changed += 1
+    assert changed > 0
+    assert agreement(model.policy, replace(data, actions=other), batch_size=7) == 1.0 - changed / len(data)
 
 
 def test_ship_records_how_the_policy_was_trained(tmp_path):
