@@ -191,7 +191,7 @@ class MeadowEnv(AECEnv, EzPickle):
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        game.apply(action)
+        game.apply_legal(action)  # checked just above
         self.last_action = (agent, action)
         self._legal = None
         if game.is_over or game.turn >= self.max_turns:
