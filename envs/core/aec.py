@@ -137,7 +137,9 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def _refresh(self) -> None:
         """Forget the legal actions cached for the previous state."""
-        self._legal: list[int] | None = None
+        # the legal actions of the current state once known: a list, or any sequence a subclass
+        # caches (Volle Wolle: a tuple of its table); step only tests membership and names them
+        self._legal: list[int] | tuple[int, ...] | None = None
 
     def legal_actions(self) -> list[int]:
         """Legal actions of ``agent_selection`` (empty once the game is over)."""
@@ -185,13 +187,13 @@ class MeadowEnv(AECEnv, EzPickle):
         legal = self._legal if self._legal is not None else self.legal_actions()
         if type(action) is not int:  # the common case skips the checks below
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {legal}")
+                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {list(legal)}")
             action = int(action)
         if action not in legal:
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        game.apply(action)
+        game.apply_legal(action)  # checked just above
         self.last_action = (agent, action)
         self._legal = None
         if game.is_over or game.turn >= self.max_turns:

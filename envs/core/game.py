@@ -62,6 +62,12 @@ class Game(ABC):
     def apply(self, action: int) -> None:
         """Carry out ``action`` for ``current_agent``; raises :class:`IllegalActionError`."""
 
+    def apply_legal(self, action: int) -> None:
+        """:meth:`apply` for an action the caller has already found in :meth:`legal_actions` (the
+        AEC adapter checks every action against its mask first). Games whose ``apply`` pays for
+        its own check override this with the unchecked path."""
+        self.apply(action)
+
     # ---- outcome ------------------------------------------------------------------------------
     @abstractmethod
     def places(self) -> list[int]:

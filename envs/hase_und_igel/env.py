@@ -120,6 +120,28 @@ _RUNNER_HEADS = tuple(
           for flags in range(8))
     for one_hot in np.eye(GOAL + 1, dtype=np.float32)
 )
+_RUNNER_BLOCKS: dict[int, tuple] = {}  # see _runner_blocks
+#: column 0 of a player block (carrots / 100) by carrots, for the counts random play reaches (it
+#: piles up thousands); more are packed on demand. Same float32 as ``_ONE.pack(carrots * 0.01)``.
+_CARROT_LIMIT = 1 << 14
+_CARROT_BYTES = (lambda raw: tuple(raw[i:i + 4] for i in range(0, len(raw), 4)))(
+    (np.arange(_CARROT_LIMIT) * 0.01).astype(np.float32).tobytes())
+
+
+def _runner_blocks(num_runners: int) -> tuple:
+    """Whole runner blocks (70 floats) by [square][eat + 2·miss + 4·payout][k], k = the finishing
+    place on the Goal and the race position elsewhere (a runner is on the Goal iff it has a place),
+    for ``num_runners`` runners: one lookup per runner instead of a head and a tail. Built once per
+    runner count (65 · 8 · 7 blocks of 280 bytes at most: under a megabyte)."""
+    if num_runners not in _RUNNER_BLOCKS:
+        scale = 1.0 / num_runners
+        places = [_PAIR.pack(k * scale, k * scale) for k in range(num_runners + 1)]
+        ranks = [_PAIR.pack(k * scale, 0.0) for k in range(num_runners + 1)]
+        _RUNNER_BLOCKS[num_runners] = tuple(
+            tuple(tuple(head + tail for tail in (places if square == GOAL else ranks)) for head in heads)
+            for square, heads in enumerate(_RUNNER_HEADS)
+        )
+    return _RUNNER_BLOCKS[num_runners]
 
 
 def _decision_row(phase: int, slot: int, rpp: int) -> bytes:
@@ -198,16 +220,18 @@ class HaseUndIgelEnv(MeadowEnv):
         self._deck_game_version = -1
         self._deck_game_block = b""
         self._lettuce_scale = 1.0 / game.start_lettuces
+        self._progress_memo: dict[int, bytes] = {}
+        self._progress_turns = -1  # the max_turns the progress memo was made for
         # seat order seen from each observer, and the runners in that order
         self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
         self._seat_teams = [[(p, game.team_of[p] == game.team_of[seat]) for p in order]
                             for seat, order in enumerate(self._seat_order)]
-        # columns 68, 69 of a runner block: by finishing place 1..r, and by race position 1..r
-        # (index 0 of the second: unused, a race position is at least 1)
-        scale = 1.0 / r
-        self._place_tail = tuple(_PAIR.pack(place * scale, place * scale) for place in range(r + 1))
-        self._rank_tail = tuple(_PAIR.pack(rank * scale, 0.0) for rank in range(r + 1))
+        self._runner_blocks = _runner_blocks(r)
+        # columns 1..3 of a player block (lettuces, on the observer's team, to move now) by
+        # [lettuces][same team + 2·to move]
+        self._player_tails = tuple(tuple(_ONE.pack(lettuces * self._lettuce_scale) + flags for flags in _TEAM_TURN)
+                                   for lettuces in range(game.start_lettuces + 1))
         # the decision and card-runner one-hots, by [phase, or NUM_DECISIONS once over][card slot + 1]
         self._mask_memo: dict[tuple[int, ...], np.ndarray] = {}
         self._decision_bytes = tuple(tuple(_decision_row(phase, slot, rpp) for slot in range(-1, rpp))
@@ -231,37 +255,49 @@ class HaseUndIgelEnv(MeadowEnv):
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
         # Joined from byte pieces, one bytes join and one numpy array per call (several times
-        # cheaper than writing the floats one by one): per runner its head (position one-hot and
-        # flags) and tail (race position, place) from tables, per player its holdings and its
-        # team/turn flags, the memoised deck block, the decision one-hots and the progress. This
-        # is the hot path of every AEC step.
+        # cheaper than writing the floats one by one): per runner its whole block from a table,
+        # per player its carrots and the rest from tables,
+        # the memoised deck block, the decision one-hots and the progress. This is the hot path of
+        # every AEC step.
         positions, places = game.pos, game.place
         # race positions (HUI-15): finished runners first, then track runners by square, the runners
         # on Start last. Finished runners stand on the Goal and a track square holds one runner,
         # so a racing runner's position is 1 + its square's (first) index in the positions sorted
         # downwards.
-        ranked = sorted(positions, reverse=True)
+        rank_of = sorted(positions, reverse=True).index
         eat, miss, payout = game.eat, game.miss, game.payout
-        heads, place_tail, rank_tail = _RUNNER_HEADS, self._place_tail, self._rank_tail
+        blocks = self._runner_blocks
         pieces = []
         append = pieces.append
         for r in self._runner_order[seat]:
             square = positions[r]
-            append(heads[square][eat[r] + 2 * miss[r] + 4 * payout[r]])
-            place = places[r]
-            append(place_tail[place] if place else rank_tail[ranked.index(square) + 1])
-        carrots, lettuces, lettuce_scale = game.carrots, game.lettuces, self._lettuce_scale
+            append(blocks[square][eat[r] + 2 * miss[r] + 4 * payout[r]][places[r] or rank_of(square) + 1])
+        carrots, lettuces, player_tails = game.carrots, game.lettuces, self._player_tails
         current = game.current_agent
-        pack = _PAIR.pack
         for p, same_team in self._seat_teams[seat]:
-            append(pack(carrots[p] * 0.01, lettuces[p] * lettuce_scale))
-            append(_TEAM_TURN[same_team + 2 * (p == current)])
-        append(self._deck_block(game))
+            held = carrots[p]
+            append(_CARROT_BYTES[held] if held < _CARROT_LIMIT else _ONE.pack(held * 0.01))
+            append(player_tails[lettuces[p]][same_team + 2 * (p == current)])
+        if game is self._deck_game and game.deck_version == self._deck_game_version:
+            append(self._deck_game_block)  # nothing drawn since the last observation
+        else:
+            append(self._deck_block(game))
         card_runner = game.card_runner
         append(self._decision_bytes[NUM_DECISIONS if game.over else game.phase]
                [card_runner % game.rpp + 1 if card_runner >= 0 else 0])
-        append(_ONE.pack(min(1.0, game.turns / self.max_turns)))
+        if self._progress_turns != self.max_turns:
+            self._progress_memo.clear()
+            self._progress_turns = self.max_turns
+        progress = self._progress_memo.get(game.turns)
+        append(progress if progress is not None else self._progress_block(game.turns))
         return np.frombuffer(bytearray().join(pieces), FLOAT32)
+
+    def _progress_block(self, turns: int) -> bytes:
+        """Progress column for ``turns`` (memoised per turn count while ``max_turns`` stays)."""
+        if len(self._progress_memo) >= 1 << 14:
+            self._progress_memo.clear()
+        block = self._progress_memo[turns] = _ONE.pack(min(1.0, turns / self.max_turns))
+        return block
 
     def _deck_block(self, game: HaseUndIgel) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""

@@ -98,6 +98,12 @@ REACHABLE = tuple(
     )
     for lettuce in (0, 1)
 )
+#: [has_lettuce][square]: a forward move may target the square if free (the static test of
+#: FORWARD_TARGETS; False for Start and the Goal)
+TARGETABLE = tuple(
+    tuple(0 < t < data.GOAL and not IS_HEDGEHOG[t] and (lettuce or not IS_LETTUCE[t]) for t in range(data.NUM_POSITIONS))
+    for lettuce in (False, True)
+)
 CARD = {kind: i for i, kind in enumerate(data.CARD_KINDS)}
 DECK_SIZE = len(data.DECK)
 NOBODY: frozenset[int] = frozenset()
@@ -192,6 +198,11 @@ class HaseUndIgel(Game):
     def apply(self, action: int) -> None:
         if action not in (self._legal if self._legal is not None else self.legal_actions()):
             raise IllegalActionError(f"illegal action {action} ({self.action_to_string(action)})")
+        self.apply_legal(action)
+
+    def apply_legal(self, action: int) -> None:
+        """:meth:`apply` without the legality check, for an action known to be legal (the AEC
+        adapter has checked it against its mask already; a second check is a list scan)."""
         self._legal = None
         if self.log:
             self.log = []
@@ -260,26 +271,33 @@ class HaseUndIgel(Game):
         return not self.place[runner] and runner not in self._busy
 
     def _runner_moves(self, runner: int, slot: int, allow_stay: bool) -> list[int]:
-        player = runner // self.rpp
+        rpp = self.rpp
+        player = runner // rpp
         pos = self.pos[runner]
         carrots = self.carrots[player]
         has_lettuce = self.lettuces[player] > 0
-        occupant = self.occupant
         base = slot * SLOT_ACTIONS
         # HUI-9: forward moves, paid before moving, to free squares that are neither hedgehogs nor
         # (without a lettuce) lettuce squares; the static part of that test is precomputed
         reach = MAX_DISTANCE[carrots] if carrots < len(MAX_DISTANCE) else data.GOAL
-        moves = list(FORWARD_ACTIONS[slot][has_lettuce][pos][: REACHABLE[has_lettuce][pos][min(reach, data.GOAL - pos)]])
-        for other in self.pos:  # drop occupied targets: at most five other runners
-            if pos < other < data.GOAL and other - pos <= reach and base + other - 1 in moves:
+        room = data.GOAL - pos
+        moves = list(FORWARD_ACTIONS[slot][has_lettuce][pos][: REACHABLE[has_lettuce][pos][reach if reach < room else room]])
+        # drop occupied targets (at most five other runners): a square in reach that passes the
+        # static test is in ``moves`` (tested here on the table, not by a scan of the list)
+        targetable = TARGETABLE[has_lettuce]
+        for other in self.pos:
+            if pos < other and other - pos <= reach and targetable[other]:
                 moves.remove(base + other - 1)
-        if pos + reach >= data.GOAL and not has_lettuce:  # the Goal (HUI-18: no lettuce left, …)
-            cost = COST[data.GOAL - pos]
-            if self.can_finish(player, carrots - cost):
+        if reach >= room and not has_lettuce:  # the Goal (HUI-18: no lettuce left, …)
+            after = carrots - COST[room]  # not negative: the Goal is in reach
+            # can_finish, inlined: the first runner home of a two-runner player may keep any carrots
+            if (rpp == 2 and not (self.place[2 * player] or self.place[2 * player + 1])) or (
+                after <= data.FINISH_LIMIT * (self.finished + 1)
+            ):
                 moves.append(base + data.GOAL - 1)
         # HUI-10: back to the nearest hedgehog, if free
         back = PREV_HEDGEHOG[pos]
-        if back > 0 and occupant[back] < 0:
+        if back > 0 and self.occupant[back] < 0:
             moves.append(base + BACK_OFFSET)
         # HUI-11: stay on a carrot square
         if allow_stay and IS_CARROT[pos]:
@@ -322,45 +340,59 @@ class HaseUndIgel(Game):
 
     def _begin_two_runner_turn(self) -> None:
         """HUI-30: both runners' automatic parts, then a move of a runner that is free."""
-        place = self.place
+        place, payout, eat, miss = self.place, self.payout, self.eat, self.miss
         while not self.over:
             p = self.cur
-            runners = [r for r in (2 * p, 2 * p + 1) if not place[r]]
-            if not runners:
+            a, b = 2 * p, 2 * p + 1
+            if place[a] and place[b]:  # both home: skip
                 self.cur = (p + 1) % self.num_agents
                 continue
             self.turns += 1
-            busy = NOBODY
-            for runner in runners:
-                if self.payout[runner]:
-                    self._check_payout(runner)
-                if self.eat[runner]:
-                    self.eat[runner] = False
-                    busy = busy | {runner}
-                    self._eat_lettuce(runner)
-                elif self.miss[runner]:
-                    self.miss[runner] = False
-                    busy = busy | {runner}
-                    self.log.append(("miss", runner))
+            # most turns have no automatic part (finished runners' flags are all False)
+            if payout[a] or eat[a] or miss[a] or payout[b] or eat[b] or miss[b]:
+                busy = self._automatic_parts(p)
+            else:
+                busy = NOBODY
             self._busy = busy
-            free = [r for r in runners if r not in busy]
-            if not free:
-                self.cur = (p + 1) % self.num_agents
-                continue
             self.phase = MOVE
-            self._legal = None
-            if self.legal_actions():
+            # _compute_legal for the MOVE phase, inlined
+            free_a = not place[a] and a not in busy
+            free_b = not place[b] and b not in busy
+            legal = self._runner_moves(a, 0, allow_stay=True) if free_a else []
+            if free_b:
+                legal += self._runner_moves(b, 1, allow_stay=True)
+            if legal:
+                self._legal = legal
                 self._publish()
                 return
-            if len(free) == 1:  # HUI-16 / HUI-17: no legal action
-                self._fallback(free[0])
-                self.cur = (p + 1) % self.num_agents
-                continue
-            self.phase = STUCK  # neither runner can act: the player chooses
             self._legal = None
-            self._publish()
-            return
+            if free_a != free_b:  # HUI-16 / HUI-17: the only free runner has no legal action
+                self._fallback(a if free_a else b)
+            elif free_a:  # neither runner can act: the player chooses
+                self.phase = STUCK
+                self._publish()
+                return
+            self.cur = (p + 1) % self.num_agents
         self._publish()
+
+    def _automatic_parts(self, player: int) -> frozenset[int]:
+        """The racing runners' payout checks (HUI-14), eating (HUI-12/26) and missing a turn
+        (HUI-21), runner A first; returns the runners this used the turn of."""
+        busy = NOBODY
+        for runner in (2 * player, 2 * player + 1):
+            if self.place[runner]:
+                continue
+            if self.payout[runner]:
+                self._check_payout(runner)
+            if self.eat[runner]:
+                self.eat[runner] = False
+                busy = busy | {runner}
+                self._eat_lettuce(runner)
+            elif self.miss[runner]:
+                self.miss[runner] = False
+                busy = busy | {runner}
+                self.log.append(("miss", runner))
+        return busy
 
     def _end_turn(self) -> None:
         self.phase = MOVE

@@ -217,11 +217,20 @@ class raw_env(MeadowEnv):
         agent = self.agent_selection if agent is None else agent
         return self._table_mask(agent, self._agent_index[agent]).copy()
 
+    def legal_actions(self) -> list[int]:
+        """As :meth:`MeadowEnv.legal_actions`. The cache ``_legal`` holds the tuple of
+        ``rules.LEGAL_SETS`` (step's membership test needs no list); this hands out a list."""
+        if self._legal is None:
+            self._legal = rules.LEGAL_SETS[self.game.legal_key()]  # the game over: ()
+        return list(self._legal)
+
     def _table_mask(self, agent: str, seat: int) -> np.ndarray:
         """The memoised (read-only) mask of ``agent``; callers hand out copies."""
         if seat != self.game.current_agent or self.truncations.get(agent):
             return self._no_mask
-        return self._masks[self.game.legal_key()]
+        key = self.game.legal_key()
+        self._legal = rules.LEGAL_SETS[key]  # for step's check, as legal_actions would
+        return self._masks[key]
 
     def observe(self, agent: str) -> dict:
         """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
