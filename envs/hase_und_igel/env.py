@@ -243,7 +243,10 @@ class HaseUndIgelEnv(MeadowEnv):
         # copy costs less than filling a fresh mask action by action.
         if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
             return np.zeros(self.num_actions, INT8)
-        key = tuple(self._legal if self._legal is not None else self.legal_actions())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.game.legal_actions()  # the game is not over: it is our seat's turn
+        key = tuple(legal)
         template = self._mask_memo.get(key)
         if template is None:
             if len(self._mask_memo) >= 1 << 13:  # bounded: a long run starts afresh now and then

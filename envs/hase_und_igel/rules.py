@@ -331,8 +331,10 @@ class HaseUndIgel(Game):
                 self.phase = MOVE
                 self._busy = NOBODY
                 legal = self._legal = self._runner_moves(p, 0, allow_stay=True)
-                if legal:
-                    self._publish()
+                if legal:  # a decision: _publish, inlined (the game is not over)
+                    self.is_over = False
+                    self.current_agent = p
+                    self.turn = self.turns
                     return
                 self._fallback(p)  # HUI-16 / HUI-17: no legal action
             self.cur = (p + 1) % self.num_agents
@@ -472,6 +474,14 @@ class HaseUndIgel(Game):
                 self.payout[runner] = True  # HUI-14
             elif IS_HARE[target] and self._draw_card(runner):  # HUI-13
                 return  # a card decision is pending
+            # _end_turn, inlined on the hot path (apply_legal has cleared _legal already; a card
+            # moving the runner up may have ended the game)
+            self.phase = MOVE
+            self.card_runner = -1
+            if not self.over:
+                self.cur = (self.cur + 1) % self.num_agents
+                self._begin_turn()
+            return
         self._end_turn()
 
     def _place(self, runner: int, target: int) -> None:

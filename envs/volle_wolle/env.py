@@ -212,10 +212,13 @@ class raw_env(MeadowEnv):
         return [data.card_label(self.deck, c).split("#")[0] for c in self.deck.type_cards]
 
     # ---- action mask ------------------------------------------------------------------------------
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """As :meth:`MeadowEnv.action_mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
-        agent = self.agent_selection if agent is None else agent
-        return self._table_mask(agent, self._agent_index[agent]).copy()
+    def _mask(self, seat: int) -> np.ndarray:
+        """As :meth:`MeadowEnv._mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
+        if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
+            return self._no_mask.copy()
+        key = self.game.legal_key()
+        self._legal = rules.LEGAL_SETS[key]  # for step's check, as legal_actions would
+        return self._masks[key].copy()
 
     def legal_actions(self) -> list[int]:
         """As :meth:`MeadowEnv.legal_actions`. The cache ``_legal`` holds the tuple of
@@ -224,18 +227,6 @@ class raw_env(MeadowEnv):
             self._legal = rules.LEGAL_SETS[self.game.legal_key()]  # the game over: ()
         return list(self._legal)
 
-    def _table_mask(self, agent: str, seat: int) -> np.ndarray:
-        """The memoised (read-only) mask of ``agent``; callers hand out copies."""
-        if seat != self.game.current_agent or self.truncations.get(agent):
-            return self._no_mask
-        key = self.game.legal_key()
-        self._legal = rules.LEGAL_SETS[key]  # for step's check, as legal_actions would
-        return self._masks[key]
-
-    def observe(self, agent: str) -> dict:
-        """As :meth:`MeadowEnv.observe` (fresh arrays), with one seat lookup."""
-        seat = self._agent_index[agent]
-        return {"observation": self._encode(self.game, seat), "action_mask": self._table_mask(agent, seat).copy()}
 
     # ---- observation ------------------------------------------------------------------------------
     # The observation is joined from byte pieces (one bytes join and one numpy array per call):
