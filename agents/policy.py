@@ -3,8 +3,13 @@
 A policy file (``*.pt``) is a plain dictionary written by :func:`save_policy` and read with
 ``torch.load(..., weights_only=True)``: tensors plus JSON-like metadata (game, env options, network
 layout, observation and action sizes). No pickled code is ever executed when loading; the network
-is rebuilt from the metadata as a sb3-contrib ``MaskableActorCriticPolicy`` and the weights are
-copied in.
+is rebuilt from the metadata as a sb3-contrib ``MaskableActorCriticPolicy`` (or its
+:class:`~agents.advised_policy.AdvisedPolicy` subclass) and the weights are copied in.
+
+An *advised* policy (metadata ``advice``, e.g. ``"strong"``) reads the observation followed by the
+heuristic's advice block (:mod:`agents.advice`): its action logits are the MLP's plus learned
+weights times the advice's gap and choice blocks, so it starts as the heuristic and learns where to
+depart from it. :class:`PolicyAgent` computes the advice itself at play time from the game it sees.
 
 :class:`PolicyAgent` plays the most probable legal action (``deterministic=True``) or samples from
 the masked distribution with the agent's own generator.
@@ -22,8 +27,10 @@ from agents.base import Agent
 FORMAT = "meadowzoo-policy-v1"
 
 
-def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note: str = "") -> Path:
-    """Write the policy of a MaskablePPO ``model`` weights-only to ``path``."""
+def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note: str = "",
+                advice: str | None = None) -> Path:
+    """Write the policy of a MaskablePPO ``model`` weights-only to ``path`` (``advice``: the
+    heuristic whose advice block the observation ends with, if any)."""
     import torch
 
     policy = model.policy
@@ -32,6 +39,7 @@ def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note
         "format": FORMAT,
         "game": game,
         "env_options": dict(env_options),
+        "advice": advice,
         "observation_size": int(policy.observation_space.shape[0]),
         "num_actions": int(policy.action_space.n),
         "net_arch": {"pi": list(net_arch["pi"]), "vf": list(net_arch["vf"])} if isinstance(net_arch, dict)
@@ -60,8 +68,20 @@ def load_policy(path: str | Path) -> Any:
         raise ValueError(f"{path}: unsupported activation {payload['activation']!r}")
     observation_space = spaces.Box(-np.inf, np.inf, shape=(payload["observation_size"],), dtype=np.float32)
     action_space = spaces.Discrete(payload["num_actions"])
-    policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0,
-                                       net_arch=payload["net_arch"], activation_fn=activation)
+    advice = payload.get("advice")
+    if advice is None:
+        policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0,
+                                           net_arch=payload["net_arch"], activation_fn=activation)
+    else:
+        from agents.advice import ADVICE_KINDS, advice_size
+
+        if advice not in ADVICE_KINDS:
+            raise ValueError(f"{path}: unknown advice {advice!r}")
+        from agents.advised_policy import AdvisedPolicy
+
+        policy = AdvisedPolicy(observation_space, action_space, lambda _: 0.0,
+                               net_arch=payload["net_arch"], activation_fn=activation,
+                               advice_size=advice_size(payload["num_actions"]))
     policy.load_state_dict(payload["state_dict"])
     policy.set_training_mode(False)
     policy.meadowzoo = {k: v for k, v in payload.items() if k != "state_dict"}
@@ -92,8 +112,14 @@ class PolicyAgent(Agent):
 
         observation = env.observe(agent)
         mask = observation["action_mask"].astype(bool)
+        features = observation["observation"]
+        advice = self.policy.meadowzoo.get("advice") if hasattr(self.policy, "meadowzoo") else None
+        if advice is not None:
+            from agents.advice import env_advice
+
+            features = np.concatenate([features, env_advice(advice, env, self.rng)])
         with torch.no_grad():
-            obs = torch.as_tensor(observation["observation"][None])
+            obs = torch.as_tensor(features[None])
             distribution = self.policy.get_distribution(obs, action_masks=mask[None])
             probs = distribution.distribution.probs[0].numpy()
         if self.deterministic:

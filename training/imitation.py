@@ -37,21 +37,52 @@ class Demonstrations:
         return len(self.actions)
 
 
-def collect(game: str, players: int, teacher: str, games: int, seed: int, **options) -> Demonstrations:
-    """Decisions of ``teacher`` playing every seat of ``games`` seeded games."""
+def collect(game: str, players: int, teacher: str, games: int, seed: int, advice: str | None = None,
+            workers: int = 1, **options) -> Demonstrations:
+    """Decisions of ``teacher`` playing every seat of ``games`` seeded games (observations followed
+    by the ``advice`` block if given). ``workers`` processes split the games; the data is the same
+    for any number of workers (each game is seeded by its index)."""
+    if workers > 1 and games > 1:
+        import multiprocessing
+
+        chunks = [(game, players, teacher, seed, list(part), advice, options)
+                  for part in np.array_split(np.arange(games), min(workers, games)) if len(part)]
+        with multiprocessing.get_context("spawn").Pool(len(chunks)) as pool:
+            parts = pool.map(_collect_chunk, chunks)
+        return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in
+                                ("observations", "masks", "actions", "returns")))
+    return _collect_games(game, players, teacher, seed, range(games), advice, options)
+
+
+def _collect_chunk(job: tuple) -> Demonstrations:
+    game, players, teacher, seed, indices, advice, options = job
+    import torch
+
+    torch.set_num_threads(1)
+    return _collect_games(game, players, teacher, seed, indices, advice, options)
+
+
+def _collect_games(game: str, players: int, teacher: str, seed: int, indices, advice: str | None,
+                   options: dict) -> Demonstrations:
+    if advice is not None:
+        from agents.advice import env_advice
     observations, masks, actions, returns = [], [], [], []
-    for index in range(games):
+    for index in indices:
         env = game_module(game).raw_env(num_players=players, **options)
         env.reset(seed=seed + index)
         seats = {agent: make_agent(teacher, game, seed=(seed + index) * 16 + i)
                  for i, agent in enumerate(env.possible_agents)}
         start = len(actions)
         deciders = []
+        advice_rng = np.random.default_rng([seed, index, 7])
         while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
             agent = env.agent_selection
             observation = env.observe(agent)
+            features = observation["observation"]
+            if advice is not None:  # drawn from its own generator: the teacher's play is unchanged
+                features = np.concatenate([features, env_advice(advice, env, advice_rng)])
             action = seats[agent].act(env, agent)
-            observations.append(observation["observation"])
+            observations.append(features)
             masks.append(observation["action_mask"].astype(bool))
             actions.append(action)
             deciders.append(agent)

@@ -13,6 +13,8 @@ PettingZoo + SB3 connect-four wrapper:
 * the learner's action mask is exposed as ``action_masks()`` for sb3-contrib's MaskablePPO.
 
 Spaces: ``observation_space`` is the game's ``observation`` Box (the learner's egocentric view),
+followed, with ``advice="strong"``, by the strong heuristic's advice block on the learner's
+decision (:mod:`agents.advice`; for :class:`agents.advised_policy.AdvisedPolicy`);
 ``action_space`` the game's ``Discrete``. ``info`` carries ``action_mask``, ``seat`` and, at the
 end, ``final_rewards`` of every seat.
 
@@ -43,6 +45,7 @@ class SelfPlayEnv(gymnasium.Env):
         opponents: str | list[str] | OpponentPool = "random",
         seat: int | None = None,
         render_mode: str | None = None,
+        advice: str | None = None,
         **env_options: Any,
     ) -> None:
         self.game_name = game
@@ -56,6 +59,17 @@ class SelfPlayEnv(gymnasium.Env):
         first = self.agents[0]
         self.observation_space = self.raw.observation_space(first)["observation"]
         self.action_space = self.raw.action_space(first)
+        self.advice = advice
+        if advice is not None:
+            from agents.advice import ADVICE_KINDS, advice_size
+
+            if advice not in ADVICE_KINDS:
+                raise ValueError(f"unknown advice {advice!r}; choose from {', '.join(ADVICE_KINDS)}")
+            base = self.observation_space
+            extra = advice_size(int(self.action_space.n))
+            self.observation_space = gymnasium.spaces.Box(
+                np.concatenate([base.low, np.full(extra, -np.inf, np.float32)]),
+                np.concatenate([base.high, np.full(extra, np.inf, np.float32)]), dtype=np.float32)
         self.learner = first
         self.opponents: dict[str, Any] = {}
 
@@ -103,7 +117,13 @@ class SelfPlayEnv(gymnasium.Env):
 
     # ---- views -----------------------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
-        return self.raw.observe(self.learner)["observation"]
+        observation = self.raw.observe(self.learner)["observation"]
+        if self.advice is None:
+            return observation
+        from agents.advice import env_advice
+
+        # the advice is on the learner's decision; at the end of the game it is all zeros
+        return np.concatenate([observation, env_advice(self.advice, self.raw, self.np_random)])
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO calls this)."""

@@ -6,7 +6,8 @@
 What it does, top to bottom:
 1. Reads the game's hyperparameters from :mod:`training.config` (command-line flags override);
    with ``--imitate strong`` the policy is first behaviour-cloned from that agent's games
-   (:mod:`training.imitation`).
+   (:mod:`training.imitation`); with ``--advice strong`` the observation carries the strong
+   heuristic's per-action advice and the policy is :class:`agents.advised_policy.AdvisedPolicy`.
 2. Builds ``--n-envs`` self-play envs (:class:`training.selfplay.SelfPlayEnv`), one process each,
    seeded ``seed + i``; the learner's seat is drawn per episode; opponents come from an
    :class:`~training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
@@ -44,7 +45,8 @@ DEFAULT_OUT = "runs"
 HELD_OUT_SEED_OFFSET = 1_000_000
 
 
-def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n_envs: int, env_options: dict):
+def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n_envs: int, env_options: dict,
+                  advice: str | None = None):
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -53,7 +55,7 @@ def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n
 
     def factory():
         pool = OpponentPool(game, opponents, fixed_share=fixed_share)
-        return Monitor(SelfPlayEnv(game, opponents=pool, num_players=players, **env_options))
+        return Monitor(SelfPlayEnv(game, opponents=pool, num_players=players, advice=advice, **env_options))
 
     if n_envs > 1:
         return SubprocVecEnv([factory] * n_envs, start_method="spawn")
@@ -89,7 +91,7 @@ def make_callbacks(args, config, out: Path, state: dict):
             self.bar.close()
 
         def evaluate(self, steps: int) -> None:
-            path = save_policy(self.model, out / "current.pt", args.game, env_options(args))
+            path = save_policy(self.model, out / "current.pt", args.game, env_options(args), advice=args.advice)
             row = {"timesteps": steps, "wall_seconds": round(time.time() - state["started"] + state["elapsed_before"], 1)}
             for opponent, (score, _) in ladder_scores(args, path, config.ladder, config.eval_games,
                                                       seed=10_000 + steps % 9973).items():
@@ -97,7 +99,8 @@ def make_callbacks(args, config, out: Path, state: dict):
                 self.logger.record(f"ladder/score_vs_{opponent}", score)
             mean = float(np.mean([v for k, v in row.items() if k.startswith("score_vs_")]))
             if mean >= config.snapshot_threshold:
-                snapshot = save_policy(self.model, out / "snapshots" / f"step_{steps}.pt", args.game, env_options(args))
+                snapshot = save_policy(self.model, out / "snapshots" / f"step_{steps}.pt", args.game,
+                                       env_options(args), advice=args.advice)
                 self.training_env.env_method("add_snapshot_to_pool", str(snapshot))
                 state["snapshots"].append(str(snapshot))
                 row["snapshot"] = snapshot.name
@@ -158,11 +161,17 @@ def parse_args(argv=None):
     parser.add_argument("--checkpoint-every", type=int)
     parser.add_argument("--n-steps", type=int, help="rollout length per env (config default)")
     parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
+    parser.add_argument("--learning-rate", type=float, help="PPO learning rate (config default)")
+    parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
+    parser.add_argument("--advice", choices=["strong"],
+                        help="append this heuristic's advice to the observation (agents.advice, AdvisedPolicy)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
     parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
     parser.add_argument("--imitate-games", type=int, default=200, help="teacher games for --imitate")
     parser.add_argument("--imitate-epochs", type=int, default=20)
+    parser.add_argument("--imitate-workers", type=int, default=1,
+                        help="processes collecting the teacher's games (same data for any number)")
     parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
@@ -177,12 +186,14 @@ def main(argv=None) -> dict:
     torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
                         eval_games=args.eval_games, checkpoint_every=args.checkpoint_every,
-                        n_steps=args.n_steps, batch_size=args.batch_size)
+                        n_steps=args.n_steps, batch_size=args.batch_size, learning_rate=args.learning_rate,
+                        ent_coef=args.ent_coef)
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}
     (out / "command.json").write_text(json.dumps(command, indent=2))
-    vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {})
+    vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {},
+                        advice=args.advice)
     resume = (out / "checkpoint.zip").exists() and not args.fresh
     if resume:
         state = json.loads((out / "state.json").read_text())
@@ -193,22 +204,31 @@ def main(argv=None) -> dict:
         print(f"resuming {out} at {model.num_timesteps} timesteps")
     else:
         state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0}
+        policy_class, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
+        if args.advice:
+            from agents.advice import advice_size
+            from agents.advised_policy import AdvisedPolicy
+
+            policy_class = AdvisedPolicy
+            policy_kwargs["advice_size"] = advice_size(int(vec.action_space.n))
         model = MaskablePPO(
-            "MlpPolicy", vec, seed=args.seed, tensorboard_log=str(out / "tb"), verbose=0,
+            policy_class, vec, seed=args.seed, tensorboard_log=str(out / "tb"), verbose=0,
             learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
             n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
             ent_coef=config.ent_coef, clip_range=config.clip_range,
-            policy_kwargs={"net_arch": list(config.net_arch)},
+            policy_kwargs=policy_kwargs,
         )
         if args.imitate:
             from training.imitation import agreement, collect, pretrain
 
-            data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed)
+            data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed,
+                           advice=args.advice, workers=args.imitate_workers)
             losses = pretrain(model, data, epochs=args.imitate_epochs, seed=args.seed)
             # games the network never saw (seeds far from the training games') show whether it
             # learned the teacher's play or memorised its games
             held_out = collect(args.game, args.players, args.imitate, max(1, args.imitate_games // 10),
-                               seed=args.seed + HELD_OUT_SEED_OFFSET)
+                               seed=args.seed + HELD_OUT_SEED_OFFSET, advice=args.advice,
+                               workers=args.imitate_workers)
             matched = agreement(model.policy, held_out)
             state["imitation"] = {"teacher": args.imitate, "decisions": len(data), "losses": losses,
                                   "held_out_decisions": len(held_out), "held_out_agreement": matched}
@@ -223,7 +243,7 @@ def main(argv=None) -> dict:
     from agents.policy import save_policy
 
     policy_path = save_policy(model, out / "policy.pt", args.game, env_options(args),
-                              note=f"seed={args.seed} timesteps={model.num_timesteps}")
+                              note=f"seed={args.seed} timesteps={model.num_timesteps}", advice=args.advice)
     final = {"timesteps": int(model.num_timesteps), "wall_seconds": round(state["elapsed_before"], 1), "ladder": {}}
     games = max(config.eval_games, 100)
     for opponent, (score, interval) in ladder_scores(args, policy_path, config.ladder, games, seed=123_456).items():
