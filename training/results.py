@@ -43,7 +43,11 @@ def _training_lines(labels) -> list[str]:
         if not record_path.exists():
             continue
         record = json.loads(record_path.read_text())
-        lines += ["", f"`{label}` was trained with `{record['command']}` (seed {record['seed']}, "
+        invocations = record.get("invocations") or [{"command": record["command"], "from_timesteps": 0}]
+        how = f"`{invocations[0]['command']}`"
+        for later in invocations[1:]:  # a run continued by later commands
+            how += f", continued from {later['from_timesteps']:,} timesteps with `{later['command']}`"
+        lines += ["", f"`{label}` was trained with {how} (seed {record['seed']}, "
                       f"{record['timesteps']:,} timesteps, {record['wall_seconds'] / 60:.0f} min wall time on "
                       f"{record['cores']} CPU cores)."]
     return lines

@@ -41,6 +41,9 @@ def training_record(run: Path) -> dict:
         "wall_seconds": final["wall_seconds"],
         "cores": os.cpu_count(),
         "imitation": {k: v for k, v in state.get("imitation", {}).items() if k != "losses"} or None,
+        # every command that worked on the run, in order (a resumed run has more than one)
+        "invocations": [{"command": "python -m training.train " + " ".join(i["argv"]),
+                         "from_timesteps": i["from_timesteps"]} for i in state.get("invocations", [])],
         "final_ladder": final["ladder"],
     }
 

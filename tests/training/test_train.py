@@ -39,6 +39,9 @@ def test_resume_continues_from_the_checkpoint(tmp_path):
     run(tmp_path, "r", 256)
     state = json.loads((out / "state.json").read_text())
     assert state["timesteps"] >= 256
+    invocations = state["invocations"]  # both commands are on record, the second from the checkpoint
+    assert [i["from_timesteps"] for i in invocations][0] == 0 and invocations[1]["from_timesteps"] >= 128
+    assert "128" in invocations[0]["argv"] and "256" in invocations[1]["argv"]
     rows = (out / "evaluations.csv").read_text().strip().splitlines()
     steps = [int(row.split(",")[0]) for row in rows[1:]]
     assert steps == sorted(steps) and len(steps) >= 4  # no step evaluated twice, none lost
@@ -131,4 +134,10 @@ def test_ship_records_how_the_policy_was_trained(tmp_path):
     assert record["seed"] == 5 and record["timesteps"] >= 64 and "--game volle_wolle" in record["command"]
     assert torch.load(tmp_path / "shipped" / "vw2.pt", weights_only=True)["game"] == "volle_wolle"
     line = " ".join(_training_lines([f"policy:{tmp_path / 'shipped' / 'vw2.pt'}"]))
-    assert record["command"] in line and "seed 5" in line
+    assert record["command"] in line and "seed 5" in line and "continued" not in line
+    run(tmp_path, "ship", 128, "--seed", "5")  # continued by a second command
+    ship([str(out), str(tmp_path / "shipped" / "vw2")])
+    record = json.loads((tmp_path / "shipped" / "vw2.json").read_text())
+    assert len(record["invocations"]) == 2 and record["invocations"][1]["from_timesteps"] >= 64
+    line = " ".join(_training_lines([f"policy:{tmp_path / 'shipped' / 'vw2.pt'}"]))
+    assert "continued from" in line and record["invocations"][1]["command"] in line
