@@ -111,6 +111,7 @@ DECK_SLOTS = 12
 CARD_FEATURES = len(data.CARD_KINDS) + 1  # kinds + unknown
 NUM_KINDS = len(data.CARD_KINDS)
 NUM_DECISIONS = 4
+_frombuffer = np.frombuffer
 _PAIR = struct.Struct("<2f")
 _ONE = struct.Struct("<f")
 #: a runner block's position one-hot and its eat / miss / number-check flags (columns 0..67), by
@@ -129,16 +130,20 @@ _CARROT_BYTES = (lambda raw: tuple(raw[i:i + 4] for i in range(0, len(raw), 4)))
 
 
 def _runner_blocks(num_runners: int) -> tuple:
-    """Whole runner blocks (70 floats) by [square][eat + 2·miss + 4·payout][k], k = the finishing
-    place on the Goal and the race position elsewhere (a runner is on the Goal iff it has a place),
-    for ``num_runners`` runners: one lookup per runner instead of a head and a tail. Built once per
-    runner count (65 · 8 · 7 blocks of 280 bytes at most: under a megabyte)."""
+    """Whole runner blocks (70 floats) by [square][eat][miss][payout][k], k = the finishing place on
+    the Goal and the race position elsewhere (a runner is on the Goal iff it has a place), for
+    ``num_runners`` runners: one lookup per runner instead of a head and a tail. The flags index
+    the table one by one (bools are 0/1): cheaper than ``eat + 2·miss + 4·payout``, whose bool
+    arithmetic misses the interpreter's int fast paths. Built once per runner count (65 · 8 · 7
+    blocks of 280 bytes at most: under a megabyte)."""
     if num_runners not in _RUNNER_BLOCKS:
         scale = 1.0 / num_runners
         places = [_PAIR.pack(k * scale, k * scale) for k in range(num_runners + 1)]
         ranks = [_PAIR.pack(k * scale, 0.0) for k in range(num_runners + 1)]
         _RUNNER_BLOCKS[num_runners] = tuple(
-            tuple(tuple(head + tail for tail in (places if square == GOAL else ranks)) for head in heads)
+            tuple(tuple(tuple(tuple(heads[eat + 2 * miss + 4 * payout] + tail
+                                    for tail in (places if square == GOAL else ranks))
+                              for payout in (0, 1)) for miss in (0, 1)) for eat in (0, 1))
             for square, heads in enumerate(_RUNNER_HEADS)
         )
     return _RUNNER_BLOCKS[num_runners]
@@ -220,8 +225,8 @@ class HaseUndIgelEnv(MeadowEnv):
         self._deck_game_version = -1
         self._deck_game_block = b""
         self._lettuce_scale = 1.0 / game.start_lettuces
-        self._progress_memo: dict[int, bytes] = {}
-        self._progress_turns = -1  # the max_turns the progress memo was made for
+        self._progress_bytes: tuple[bytes, ...] = ()  # see _progress_table
+        self._progress_turns = -1  # the max_turns the progress table was made for
         # seat order seen from each observer, and the runners in that order
         self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
@@ -230,12 +235,21 @@ class HaseUndIgelEnv(MeadowEnv):
         self._runner_blocks = _runner_blocks(r)
         # columns 1..3 of a player block (lettuces, on the observer's team, to move now) by
         # [lettuces][same team + 2·to move]
-        self._player_tails = tuple(tuple(_ONE.pack(lettuces * self._lettuce_scale) + flags for flags in _TEAM_TURN)
-                                   for lettuces in range(game.start_lettuces + 1))
-        # the decision and card-runner one-hots, by [phase, or NUM_DECISIONS once over][card slot + 1]
+        tails = tuple(tuple(_ONE.pack(lettuces * self._lettuce_scale) + flags for flags in _TEAM_TURN)
+                      for lettuces in range(game.start_lettuces + 1))
+        # the player blocks' rows by [observer][player to move, -1 (the last row) once over]: the
+        # players in seat order from the observer, each with its columns 1..3 by lettuces (the
+        # team and turn flags settled here, not per player and step)
+        self._player_rows = [[[(p, tuple(tail[same_team + 2 * (p == current)] for tail in tails))
+                               for p, same_team in seat_teams] for current in [*range(n), -1]]
+                             for seat_teams in self._seat_teams]
         self._mask_memo: dict[tuple[int, ...], np.ndarray] = {}
-        self._decision_bytes = tuple(tuple(_decision_row(phase, slot, rpp) for slot in range(-1, rpp))
-                                     for phase in range(NUM_DECISIONS + 1))
+        # the decision and card-runner one-hots, by [over][phase][card runner + 1] (no decision once
+        # over; the card runner's slot is its index modulo rpp)
+        self._decision_bytes = tuple(
+            tuple(tuple(_decision_row(NUM_DECISIONS if over else phase, runner % rpp if runner >= 0 else -1, rpp)
+                        for runner in range(-1, r)) for phase in range(NUM_DECISIONS))
+            for over in (False, True))
 
     def _mask(self, seat: int) -> np.ndarray:
         # As MeadowEnv._mask, but the mask of a set of legal actions is memoised (a read-only
@@ -251,9 +265,12 @@ class HaseUndIgelEnv(MeadowEnv):
         if template is None:
             if len(self._mask_memo) >= 1 << 13:  # bounded: a long run starts afresh now and then
                 self._mask_memo.clear()
-            template = self._mask_memo[key] = np.zeros(self.num_actions, INT8)
-            template[list(key)] = 1
-            template.flags.writeable = False
+            # filled as bytes (read-only, as a template must be): a sixth of the steps of random
+            # play miss the memo, and numpy's fancy assignment costs several times more
+            mask = bytearray(self.num_actions)
+            for action in key:
+                mask[action] = 1
+            template = self._mask_memo[key] = np.frombuffer(bytes(mask), INT8)
         return template.copy()
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
@@ -274,33 +291,34 @@ class HaseUndIgelEnv(MeadowEnv):
         append = pieces.append
         for r in self._runner_order[seat]:
             square = positions[r]
-            append(blocks[square][eat[r] + 2 * miss[r] + 4 * payout[r]][places[r] or rank_of(square) + 1])
-        carrots, lettuces, player_tails = game.carrots, game.lettuces, self._player_tails
-        current = game.current_agent
-        for p, same_team in self._seat_teams[seat]:
-            held = carrots[p]
-            append(_CARROT_BYTES[held] if held < _CARROT_LIMIT else _ONE.pack(held * 0.01))
-            append(player_tails[lettuces[p]][same_team + 2 * (p == current)])
+            append(blocks[square][eat[r]][miss[r]][payout[r]][places[r] or rank_of(square) + 1])
+        carrots, lettuces = game.carrots, game.lettuces
+        for p, tails in self._player_rows[seat][game.current_agent]:
+            try:  # a try costs nothing until it catches (random play piles up thousands of carrots)
+                append(_CARROT_BYTES[carrots[p]])
+            except IndexError:
+                append(_ONE.pack(carrots[p] * 0.01))
+            append(tails[lettuces[p]])
         if game is self._deck_game and game.deck_version == self._deck_game_version:
             append(self._deck_game_block)  # nothing drawn since the last observation
         else:
             append(self._deck_block(game))
-        card_runner = game.card_runner
-        append(self._decision_bytes[NUM_DECISIONS if game.over else game.phase]
-               [card_runner % game.rpp + 1 if card_runner >= 0 else 0])
-        if self._progress_turns != self.max_turns:
-            self._progress_memo.clear()
-            self._progress_turns = self.max_turns
-        progress = self._progress_memo.get(game.turns)
-        append(progress if progress is not None else self._progress_block(game.turns))
-        return np.frombuffer(bytearray().join(pieces), FLOAT32)
+        append(self._decision_bytes[game.over][game.phase][game.card_runner + 1])
+        progress = self._progress_bytes if self._progress_turns == self.max_turns else self._progress_table()
+        try:
+            append(progress[game.turns])
+        except IndexError:  # past the table: a restored game, or an env with a huge max_turns
+            append(_ONE.pack(min(1.0, game.turns / self.max_turns)))
+        return _frombuffer(bytearray().join(pieces), FLOAT32)
 
-    def _progress_block(self, turns: int) -> bytes:
-        """Progress column for ``turns`` (memoised per turn count while ``max_turns`` stays)."""
-        if len(self._progress_memo) >= 1 << 14:
-            self._progress_memo.clear()
-        block = self._progress_memo[turns] = _ONE.pack(min(1.0, turns / self.max_turns))
-        return block
+    def _progress_table(self) -> tuple[bytes, ...]:
+        """The progress column (turns / max_turns, at most 1) by turns up to ``max_turns`` (at most
+        2**14 of them), for the current ``max_turns`` (it may change on restore)."""
+        turns = np.arange(min(self.max_turns, 1 << 14) + 1)
+        raw = np.minimum(1.0, turns / self.max_turns).astype(np.float32).tobytes()
+        self._progress_bytes = tuple(raw[i:i + 4] for i in range(0, len(raw), 4))
+        self._progress_turns = self.max_turns
+        return self._progress_bytes
 
     def _deck_block(self, game: HaseUndIgel) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""
