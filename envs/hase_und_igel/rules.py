@@ -28,6 +28,7 @@ Action indices (``num_actions`` = 67 × runner slots [+ 2 give-up actions with t
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,18 @@ class HaseUndIgel(Game):
     """A game of Hase und Igel in progress."""
 
     name = "hase_und_igel"
+    # The state lives in slots, not in an instance dict: CPython 3.11 keeps at most 30 attributes
+    # in an object's compact layout and turns a bigger one into a plain dict, on which every
+    # ``self.method()`` call misses the interpreter's specialisation and attribute reads and writes
+    # cost more; a game has 40 attributes and a step uses a hundred of them.
+    __slots__ = _SLOTS = (
+        "num_agents", "rpp", "team_layout", "team_of", "chain_hare_cards", "reshuffle_deck", "num_runners",
+        "num_actions", "card_base", "give_up_base", "start_carrots", "start_lettuces", "rng",
+        "pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
+        "deck", "discard", "known_from", "deck_version", "last_card", "finished", "turns", "over",
+        "final_places", "phase", "card_runner", "log", "cur", "_legal", "_busy",
+        "current_agent", "is_over", "turn",
+    )
 
     def __init__(
         self,
@@ -174,16 +187,15 @@ class HaseUndIgel(Game):
         first = int(self.rng.integers(n)) if start_player is None else start_player
         self.cur = first
         self._legal: list[int] | None = None
+        self._busy = NOBODY
+        self.current_agent, self.is_over, self.turn = -1, False, 0  # published by the first turn
         self._begin_turn()
 
     # ---- Game interface ---------------------------------------------------------------------------
-    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
-    # adapter and the observation read them several times per step. :meth:`_publish` derives them
-    # from ``cur``, ``over`` and ``turns``, which change only in ``_begin_turn`` (the turn loops),
-    # ``_game_over`` and ``from_dict``; each of them publishes.
-    current_agent: int = -1
-    is_over: bool = False
-    turn: int = 0
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes (slots), not properties: the
+    # AEC adapter and the observation read them several times per step. :meth:`_publish` derives
+    # them from ``cur``, ``over`` and ``turns``, which change only in ``_begin_turn`` (the turn
+    # loops), ``_game_over`` and ``from_dict``; each of them publishes.
 
     def _publish(self) -> None:
         over = self.over
@@ -689,7 +701,8 @@ class HaseUndIgel(Game):
     # ---- copies and snapshots ---------------------------------------------------------------------
     def clone(self) -> "HaseUndIgel":
         twin = object.__new__(HaseUndIgel)
-        twin.__dict__.update(self.__dict__)
+        for name, value in zip(self._SLOTS, _ALL_SLOTS(self)):
+            setattr(twin, name, value)
         for name in _LIST_FIELDS:
             setattr(twin, name, list(getattr(self, name)))
         twin.log = list(self.log)
@@ -790,6 +803,7 @@ class HaseUndIgel(Game):
         return game
 
 
+_ALL_SLOTS = attrgetter(*HaseUndIgel._SLOTS)  # every slot's value, as a tuple
 _LIST_FIELDS = ("pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
                 "deck", "discard", "team_of", "final_places")
 
