@@ -108,6 +108,9 @@ _F32 = np.dtype(np.float32)
 _frombuffer = np.frombuffer
 _CARD_COLUMNS = struct.Struct("<9f")  # columns 11..19 of a player's row (back, counts, dogs, bone, wool, points)
 _THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
+#: the dice columns by [d12][d10][d8] (0 = not rolled yet): a lookup, not a pack, per rolling step
+_DICE_BYTES = tuple(tuple(tuple(_THREE.pack(a, b, c) for c in range(data.DICE[2] + 1))
+                          for b in range(data.DICE[1] + 1)) for a in range(data.DICE[0] + 1))
 
 
 def _floats(values) -> bytes:
@@ -299,12 +302,13 @@ class raw_env(MeadowEnv):
             for p in range(n):
                 if pstamp[p] == row_stamp[p]:
                     continue
-                row_stamp[p] = pstamp[p]
                 herd = game.herd[p]
                 back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
                 top = top_bytes[herd[-1]] if herd else obs.no_top_bytes[back]
+                white, black, k370, k007 = game.counts[p]  # spelt out: a call with *args builds a tuple
                 rows[2 * p + 1] = top + pack(
-                    back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+                    back, white, black, k370, k007, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+            row_stamp[:] = pstamp
         if game.revealed != obs.bid_revealed or game.round != obs.bid_round:
             # bids are revealed all at once, and hidden again next round
             obs.bid_round = game.round
@@ -343,8 +347,9 @@ class raw_env(MeadowEnv):
             rows[0::2] = obs.revealed_cols.get(mover) or self._revealed_bid_cols(mover)
         at = 2 * seat
         if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
+            d12, d10, d8 = game.dice
             return _frombuffer(bytearray().join([
-                obs.roll_heads[phase][game.attempt], _THREE.pack(*game.dice), obs.kept_bytes[game.kept],
+                obs.roll_heads[phase][game.attempt], _DICE_BYTES[d12][d10][d8], obs.kept_bytes[game.kept],
                 _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, obs.mid, *rows[at:], *rows[:at],
             ]), _F32)
         head = obs.pick_heads[game.black_only][game.picks] if phase == 3 else obs.heads[phase]
