@@ -117,3 +117,21 @@ def test_progress_beyond_the_table_and_huge_max_turns():
     snapshot["max_turns"] = 3  # restored past the limit: the progress column is capped at 1
     env.restore(snapshot)
     check_every_agent(env)
+
+
+def test_clones_sharing_the_observation_tables_each_observe_their_own_game():
+    """A clone shares the env's tables and memos (deck block, progress, masks): observing the two
+    in turn, with different ``max_turns``, must follow each one's own game."""
+    rng = np.random.default_rng(4)
+    env = hase_und_igel_v0.raw_env(num_players=4, max_turns=900)
+    env.reset(seed=4)
+    twin = env.clone()
+    snapshot = twin.snapshot()
+    snapshot["max_turns"] = 1200
+    twin.restore(snapshot)
+    for _ in range(300):
+        for e in (env, twin) if rng.random() < 0.5 else (twin, env):
+            if e.terminations[e.agent_selection] or e.truncations[e.agent_selection]:
+                return
+            check_every_agent(e)
+            e.step(racing_random(e, rng))
