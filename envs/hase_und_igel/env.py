@@ -96,6 +96,7 @@ Intermediate rewards are 0.
 from __future__ import annotations
 
 import struct
+from bisect import bisect_right
 from typing import Any
 
 import numpy as np
@@ -131,7 +132,8 @@ _CARROT_BYTES = (lambda raw: tuple(raw[i:i + 4] for i in range(0, len(raw), 4)))
 
 def _runner_blocks(num_runners: int) -> tuple:
     """Whole runner blocks (70 floats) by [square][eat][miss][payout][k], k = the finishing place on
-    the Goal and the race position elsewhere (a runner is on the Goal iff it has a place), for
+    the Goal and elsewhere the number of runners at or behind the square, which gives the race
+    position (a runner is on the Goal iff it has a place), for
     ``num_runners`` runners: one lookup per runner instead of a head and a tail. The flags index
     the table one by one (bools are 0/1): cheaper than ``eat + 2·miss + 4·payout``, whose bool
     arithmetic misses the interpreter's int fast paths. Built once per runner count (65 · 8 · 7
@@ -139,7 +141,9 @@ def _runner_blocks(num_runners: int) -> tuple:
     if num_runners not in _RUNNER_BLOCKS:
         scale = 1.0 / num_runners
         places = [_PAIR.pack(k * scale, k * scale) for k in range(num_runners + 1)]
-        ranks = [_PAIR.pack(k * scale, 0.0) for k in range(num_runners + 1)]
+        # off the Goal, k is the number of runners at or behind the runner's square (see _encode):
+        # race position num_runners + 1 - k
+        ranks = [_PAIR.pack((num_runners + 1 - k) * scale, 0.0) for k in range(num_runners + 1)]
         _RUNNER_BLOCKS[num_runners] = tuple(
             tuple(tuple(tuple(tuple(heads[eat + 2 * miss + 4 * payout] + tail
                                     for tail in (places if square == GOAL else ranks))
@@ -295,9 +299,10 @@ class HaseUndIgelEnv(MeadowEnv):
         positions, places = game.pos, game.place
         # race positions (HUI-15): finished runners first, then track runners by square, the runners
         # on Start last. Finished runners stand on the Goal and a track square holds one runner,
-        # so a racing runner's position is 1 + its square's (first) index in the positions sorted
-        # downwards.
-        rank_of = sorted(positions, reverse=True).index
+        # so a racing runner's position is 1 + the number of runners on squares ahead, that is
+        # num_runners + 1 - bisect_right(ascending, square), the table's index off the Goal (an
+        # ascending sort: a reverse=True costs more than the sort)
+        ascending = sorted(positions)
         eat, miss, payout = game.eat, game.miss, game.payout
         obs = self._obs
         blocks = obs.runner_blocks
@@ -305,7 +310,7 @@ class HaseUndIgelEnv(MeadowEnv):
         append = pieces.append
         for r in obs.runner_order[seat]:
             square = positions[r]
-            append(blocks[square][eat[r]][miss[r]][payout[r]][places[r] or rank_of(square) + 1])
+            append(blocks[square][eat[r]][miss[r]][payout[r]][places[r] or bisect_right(ascending, square)])
         carrots, lettuces = game.carrots, game.lettuces
         for p, tails in obs.player_rows[seat][game.current_agent]:
             try:  # a try costs nothing until it catches (random play piles up thousands of carrots)
