@@ -365,6 +365,10 @@ class _AgentIterable:
 
     def __iter__(self):
         env, left = self.env, self.max_iter
+        if left >= 2**63:  # the default, never reached: no count (arithmetic on an int that big is slow)
+            while env.agents:
+                yield env.agent_selection
+            return
         while env.agents and left > 0:
             left -= 1
             yield env.agent_selection
