@@ -190,7 +190,9 @@ class MeadowEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         if type(action) is not int:  # the common case skips the checks below
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {list(legal)}")
@@ -206,7 +208,8 @@ class MeadowEnv(AECEnv, EzPickle):
             self._settle()
         else:  # the common case, inlined: the next decision
             self.agent_selection = self.possible_agents[game.current_agent]
-        if self.render_mode == "human":
+        # None first: comparing None with a string misses the interpreter's fast path
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
 
     def _settle(self) -> None:
@@ -362,6 +365,10 @@ class _AgentIterable:
 
     def __iter__(self):
         env, left = self.env, self.max_iter
+        if left >= 2**63:  # the default, never reached: no count (arithmetic on an int that big is slow)
+            while env.agents:
+                yield env.agent_selection
+            return
         while env.agents and left > 0:
             left -= 1
             yield env.agent_selection

@@ -96,6 +96,7 @@ Intermediate rewards are 0.
 from __future__ import annotations
 
 import struct
+from bisect import bisect_right
 from typing import Any
 
 import numpy as np
@@ -111,6 +112,7 @@ DECK_SLOTS = 12
 CARD_FEATURES = len(data.CARD_KINDS) + 1  # kinds + unknown
 NUM_KINDS = len(data.CARD_KINDS)
 NUM_DECISIONS = 4
+_frombuffer = np.frombuffer
 _PAIR = struct.Struct("<2f")
 _ONE = struct.Struct("<f")
 #: a runner block's position one-hot and its eat / miss / number-check flags (columns 0..67), by
@@ -129,16 +131,23 @@ _CARROT_BYTES = (lambda raw: tuple(raw[i:i + 4] for i in range(0, len(raw), 4)))
 
 
 def _runner_blocks(num_runners: int) -> tuple:
-    """Whole runner blocks (70 floats) by [square][eat + 2·miss + 4·payout][k], k = the finishing
-    place on the Goal and the race position elsewhere (a runner is on the Goal iff it has a place),
-    for ``num_runners`` runners: one lookup per runner instead of a head and a tail. Built once per
-    runner count (65 · 8 · 7 blocks of 280 bytes at most: under a megabyte)."""
+    """Whole runner blocks (70 floats) by [square][eat][miss][payout][k], k = the finishing place on
+    the Goal and elsewhere the number of runners at or behind the square, which gives the race
+    position (a runner is on the Goal iff it has a place), for
+    ``num_runners`` runners: one lookup per runner instead of a head and a tail. The flags index
+    the table one by one (bools are 0/1): cheaper than ``eat + 2·miss + 4·payout``, whose bool
+    arithmetic misses the interpreter's int fast paths. Built once per runner count (65 · 8 · 7
+    blocks of 280 bytes at most: under a megabyte)."""
     if num_runners not in _RUNNER_BLOCKS:
         scale = 1.0 / num_runners
         places = [_PAIR.pack(k * scale, k * scale) for k in range(num_runners + 1)]
-        ranks = [_PAIR.pack(k * scale, 0.0) for k in range(num_runners + 1)]
+        # off the Goal, k is the number of runners at or behind the runner's square (see _encode):
+        # race position num_runners + 1 - k
+        ranks = [_PAIR.pack((num_runners + 1 - k) * scale, 0.0) for k in range(num_runners + 1)]
         _RUNNER_BLOCKS[num_runners] = tuple(
-            tuple(tuple(head + tail for tail in (places if square == GOAL else ranks)) for head in heads)
+            tuple(tuple(tuple(tuple(heads[eat + 2 * miss + 4 * payout] + tail
+                                    for tail in (places if square == GOAL else ranks))
+                              for payout in (0, 1)) for miss in (0, 1)) for eat in (0, 1))
             for square, heads in enumerate(_RUNNER_HEADS)
         )
     return _RUNNER_BLOCKS[num_runners]
@@ -156,6 +165,55 @@ def _decision_row(phase: int, slot: int, rpp: int) -> bytes:
 
 #: columns 2, 3 of a player block (on the observer's team, to move now) by [same team + 2·to move]
 _TEAM_TURN = tuple(_PAIR.pack(flags & 1, flags >> 1) for flags in range(4))
+#: the deck block: next draws, then unseen counts at UNSEEN_AT, then the last card at LAST_CARD_AT
+UNSEEN_AT = DECK_SLOTS * CARD_FEATURES
+LAST_CARD_AT = UNSEEN_AT + NUM_KINDS
+DECK_FEATURES = LAST_CARD_AT + NUM_KINDS
+
+
+class _Encoding:
+    """The byte tables the observation is joined from (fixed per configuration) and the memos of
+    an env. One object rather than a dozen env attributes: past 30 attributes CPython 3.11 turns an
+    object's attributes into a plain dict, which slows every attribute access and method call of
+    the env (the base env has 22). Clones share it: every memo is keyed by the game object, the
+    deck state, the legal set or ``max_turns``, so it is right for any env of the configuration."""
+
+    __slots__ = ("size", "runner_order", "runner_blocks", "player_rows", "decision_bytes", "mask_memo",
+                 "deck_cache", "deck_game", "deck_game_version", "deck_game_block", "progress_bytes",
+                 "progress_turns")
+
+    def __init__(self, game: HaseUndIgel) -> None:
+        n, r, rpp = game.num_agents, game.num_runners, game.rpp
+        self.size = RUNNER_FEATURES * r + PLAYER_FEATURES * n + DECK_FEATURES + NUM_DECISIONS + rpp + 1
+        self.deck_cache: dict[tuple, bytes] = {}
+        self.deck_game: HaseUndIgel | None = None  # the game and deck_version deck_game_block is of
+        self.deck_game_version = -1
+        self.deck_game_block = b""
+        self.progress_bytes: tuple[bytes, ...] = ()  # see HaseUndIgelEnv._progress_table
+        self.progress_turns = -1  # the max_turns the progress table was made for
+        self.mask_memo: dict[tuple[int, ...], np.ndarray] = {}
+        # seat order seen from each observer, and the runners in that order
+        seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self.runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in seat_order]
+        self.runner_blocks = _runner_blocks(r)
+        # columns 1..3 of a player block (lettuces, on the observer's team, to move now) by
+        # [lettuces][same team + 2·to move]
+        scale = 1.0 / game.start_lettuces
+        tails = tuple(tuple(_ONE.pack(lettuces * scale) + flags for flags in _TEAM_TURN)
+                      for lettuces in range(game.start_lettuces + 1))
+        # the player blocks' rows by [observer][player to move, -1 (the last row) once over]: the
+        # players in seat order from the observer, each with its columns 1..3 by lettuces (the
+        # team and turn flags settled here, not per player and step)
+        self.player_rows = [[[(p, tuple(tail[(game.team_of[p] == game.team_of[seat]) + 2 * (p == current)]
+                                        for tail in tails))
+                              for p in order] for current in [*range(n), -1]]
+                            for seat, order in enumerate(seat_order)]
+        # the decision and card-runner one-hots, by [over][phase][card runner + 1] (no decision once
+        # over; the card runner's slot is its index modulo rpp)
+        self.decision_bytes = tuple(
+            tuple(tuple(_decision_row(NUM_DECISIONS if over else phase, runner % rpp if runner >= 0 else -1, rpp)
+                        for runner in range(-1, r)) for phase in range(NUM_DECISIONS))
+            for over in (False, True))
 
 
 class HaseUndIgelEnv(MeadowEnv):
@@ -201,41 +259,13 @@ class HaseUndIgelEnv(MeadowEnv):
 
     # ---- observation ----------------------------------------------------------------------------
     def _observation_size(self, game: HaseUndIgel) -> int:
-        self._layout(game)
-        return self._size
+        self._obs = _Encoding(game)
+        return self._obs.size
 
-    def _layout(self, game: HaseUndIgel) -> None:
-        """Offsets of the observation slices and the byte tables it is joined from (fixed per configuration)."""
-        n, r, rpp = game.num_agents, game.num_runners, game.rpp
-        self._player_base = RUNNER_FEATURES * r
-        self._deck_base = self._player_base + PLAYER_FEATURES * n
-        self._unseen_base = self._deck_base + DECK_SLOTS * CARD_FEATURES
-        self._last_card_base = self._unseen_base + NUM_KINDS
-        self._decision_base = self._last_card_base + NUM_KINDS
-        self._card_runner_base = self._decision_base + NUM_DECISIONS
-        self._progress = self._card_runner_base + rpp
-        self._size = self._progress + 1
-        self._deck_cache: dict[tuple, bytes] = {}
-        self._deck_game: HaseUndIgel | None = None
-        self._deck_game_version = -1
-        self._deck_game_block = b""
-        self._lettuce_scale = 1.0 / game.start_lettuces
-        self._progress_memo: dict[int, bytes] = {}
-        self._progress_turns = -1  # the max_turns the progress memo was made for
-        # seat order seen from each observer, and the runners in that order
-        self._seat_order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        self._runner_order = [[p * rpp + j for p in order for j in range(rpp)] for order in self._seat_order]
-        self._seat_teams = [[(p, game.team_of[p] == game.team_of[seat]) for p in order]
-                            for seat, order in enumerate(self._seat_order)]
-        self._runner_blocks = _runner_blocks(r)
-        # columns 1..3 of a player block (lettuces, on the observer's team, to move now) by
-        # [lettuces][same team + 2·to move]
-        self._player_tails = tuple(tuple(_ONE.pack(lettuces * self._lettuce_scale) + flags for flags in _TEAM_TURN)
-                                   for lettuces in range(game.start_lettuces + 1))
-        # the decision and card-runner one-hots, by [phase, or NUM_DECISIONS once over][card slot + 1]
-        self._mask_memo: dict[tuple[int, ...], np.ndarray] = {}
-        self._decision_bytes = tuple(tuple(_decision_row(phase, slot, rpp) for slot in range(-1, rpp))
-                                     for phase in range(NUM_DECISIONS + 1))
+    @property
+    def _deck_base(self) -> int:
+        """Offset of the hare deck slice in the observation."""
+        return RUNNER_FEATURES * self.game.num_runners + PLAYER_FEATURES * self.game.num_agents
 
     def _mask(self, seat: int) -> np.ndarray:
         # As MeadowEnv._mask, but the mask of a set of legal actions is memoised (a read-only
@@ -247,13 +277,17 @@ class HaseUndIgelEnv(MeadowEnv):
         if legal is None:
             legal = self._legal = self.game.legal_actions()  # the game is not over: it is our seat's turn
         key = tuple(legal)
-        template = self._mask_memo.get(key)
+        memo = self._obs.mask_memo
+        template = memo.get(key)
         if template is None:
-            if len(self._mask_memo) >= 1 << 13:  # bounded: a long run starts afresh now and then
-                self._mask_memo.clear()
-            template = self._mask_memo[key] = np.zeros(self.num_actions, INT8)
-            template[list(key)] = 1
-            template.flags.writeable = False
+            if len(memo) >= 1 << 13:  # bounded: a long run starts afresh now and then
+                memo.clear()
+            # filled as bytes (read-only, as a template must be): a sixth of the steps of random
+            # play miss the memo, and numpy's fancy assignment costs several times more
+            mask = bytearray(self.num_actions)
+            for action in key:
+                mask[action] = 1
+            template = memo[key] = np.frombuffer(bytes(mask), INT8)
         return template.copy()
 
     def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
@@ -265,64 +299,68 @@ class HaseUndIgelEnv(MeadowEnv):
         positions, places = game.pos, game.place
         # race positions (HUI-15): finished runners first, then track runners by square, the runners
         # on Start last. Finished runners stand on the Goal and a track square holds one runner,
-        # so a racing runner's position is 1 + its square's (first) index in the positions sorted
-        # downwards.
-        rank_of = sorted(positions, reverse=True).index
+        # so a racing runner's position is 1 + the number of runners on squares ahead, that is
+        # num_runners + 1 - bisect_right(ascending, square), the table's index off the Goal (an
+        # ascending sort: a reverse=True costs more than the sort)
+        ascending = sorted(positions)
         eat, miss, payout = game.eat, game.miss, game.payout
-        blocks = self._runner_blocks
+        obs = self._obs
+        blocks = obs.runner_blocks
         pieces = []
         append = pieces.append
-        for r in self._runner_order[seat]:
+        for r in obs.runner_order[seat]:
             square = positions[r]
-            append(blocks[square][eat[r] + 2 * miss[r] + 4 * payout[r]][places[r] or rank_of(square) + 1])
-        carrots, lettuces, player_tails = game.carrots, game.lettuces, self._player_tails
-        current = game.current_agent
-        for p, same_team in self._seat_teams[seat]:
-            held = carrots[p]
-            append(_CARROT_BYTES[held] if held < _CARROT_LIMIT else _ONE.pack(held * 0.01))
-            append(player_tails[lettuces[p]][same_team + 2 * (p == current)])
-        if game is self._deck_game and game.deck_version == self._deck_game_version:
-            append(self._deck_game_block)  # nothing drawn since the last observation
+            append(blocks[square][eat[r]][miss[r]][payout[r]][places[r] or bisect_right(ascending, square)])
+        carrots, lettuces = game.carrots, game.lettuces
+        for p, tails in obs.player_rows[seat][game.current_agent]:
+            try:  # a try costs nothing until it catches (random play piles up thousands of carrots)
+                append(_CARROT_BYTES[carrots[p]])
+            except IndexError:
+                append(_ONE.pack(carrots[p] * 0.01))
+            append(tails[lettuces[p]])
+        if game is obs.deck_game and game.deck_version == obs.deck_game_version:
+            append(obs.deck_game_block)  # nothing drawn since the last observation
         else:
             append(self._deck_block(game))
-        card_runner = game.card_runner
-        append(self._decision_bytes[NUM_DECISIONS if game.over else game.phase]
-               [card_runner % game.rpp + 1 if card_runner >= 0 else 0])
-        if self._progress_turns != self.max_turns:
-            self._progress_memo.clear()
-            self._progress_turns = self.max_turns
-        progress = self._progress_memo.get(game.turns)
-        append(progress if progress is not None else self._progress_block(game.turns))
-        return np.frombuffer(bytearray().join(pieces), FLOAT32)
+        append(obs.decision_bytes[game.over][game.phase][game.card_runner + 1])
+        progress = obs.progress_bytes if obs.progress_turns == self.max_turns else self._progress_table()
+        try:
+            append(progress[game.turns])
+        except IndexError:  # past the table: a restored game, or an env with a huge max_turns
+            append(_ONE.pack(min(1.0, game.turns / self.max_turns)))
+        return _frombuffer(bytearray().join(pieces), FLOAT32)
 
-    def _progress_block(self, turns: int) -> bytes:
-        """Progress column for ``turns`` (memoised per turn count while ``max_turns`` stays)."""
-        if len(self._progress_memo) >= 1 << 14:
-            self._progress_memo.clear()
-        block = self._progress_memo[turns] = _ONE.pack(min(1.0, turns / self.max_turns))
-        return block
+    def _progress_table(self) -> tuple[bytes, ...]:
+        """The progress column (turns / max_turns, at most 1) by turns up to ``max_turns`` (at most
+        2**14 of them), for the current ``max_turns`` (it may change on restore)."""
+        turns = np.arange(min(self.max_turns, 1 << 14) + 1)
+        raw = np.minimum(1.0, turns / self.max_turns).astype(np.float32).tobytes()
+        obs = self._obs
+        obs.progress_bytes = tuple(raw[i:i + 4] for i in range(0, len(raw), 4))
+        obs.progress_turns = self.max_turns
+        return obs.progress_bytes
 
     def _deck_block(self, game: HaseUndIgel) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""
-        if game is self._deck_game and game.deck_version == self._deck_game_version:
-            return self._deck_game_block  # nothing drawn since the last observation
+        obs = self._obs
+        if game is obs.deck_game and game.deck_version == obs.deck_game_version:
+            return obs.deck_game_block  # nothing drawn since the last observation
         key = (tuple(game.deck), game.known_from, game.last_card)
-        block = self._deck_cache.get(key)
+        block = obs.deck_cache.get(key)
         if block is None:
-            features = np.zeros(self._decision_base - self._deck_base, dtype=np.float32)
+            features = np.zeros(DECK_FEATURES, dtype=np.float32)
             deck, known_from = game.deck, game.known_from
             for slot in range(min(DECK_SLOTS, len(deck))):
                 kind = deck[slot] if slot >= known_from else NUM_KINDS  # NUM_KINDS = "unknown"
                 features[slot * CARD_FEATURES + kind] = 1.0
-            unseen = self._unseen_base - self._deck_base
             for card in deck[:known_from]:
-                features[unseen + card] += 0.5
+                features[UNSEEN_AT + card] += 0.5
             if game.last_card >= 0:
-                features[self._last_card_base - self._deck_base + game.last_card] = 1.0
-            if len(self._deck_cache) > 4096:
-                self._deck_cache.clear()
-            block = self._deck_cache[key] = features.tobytes()
-        self._deck_game, self._deck_game_version, self._deck_game_block = game, game.deck_version, block
+                features[LAST_CARD_AT + game.last_card] = 1.0
+            if len(obs.deck_cache) > 4096:
+                obs.deck_cache.clear()
+            block = obs.deck_cache[key] = features.tobytes()
+        obs.deck_game, obs.deck_game_version, obs.deck_game_block = game, game.deck_version, block
         return block
 
     # ---- rendering ------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ Action indices (``num_actions`` = 67 × runner slots [+ 2 give-up actions with t
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -85,18 +86,24 @@ FORWARD_TARGETS = tuple(
     )
     for lettuce in (False, True)
 )
-#: [has_lettuce][pos][d]: how many of FORWARD_TARGETS[has_lettuce][pos] lie within distance d
-#: [slot][has_lettuce][pos]: the same targets as action indices of runner slot ``slot``
-FORWARD_ACTIONS = tuple(
-    tuple(tuple(tuple(slot * SLOT_ACTIONS + t - 1 for t in targets) for targets in per_pos) for per_pos in FORWARD_TARGETS)
+
+
+def _forward_within(slot: int, targets: tuple[int, ...], pos: int) -> tuple[tuple[int, ...], ...]:
+    """By distance d = 0…64: the action indices (runner slot ``slot``) of ``targets`` at most d
+    ahead of ``pos``; equal entries share one tuple (a few thousand tuples in all)."""
+    within, last = [], None
+    for d in range(data.NUM_POSITIONS):
+        actions = tuple(slot * SLOT_ACTIONS + t - 1 for t in targets if t - pos <= d)
+        last = actions if actions != last else last
+        within.append(last)
+    return tuple(within)
+
+
+#: [slot][has_lettuce][pos][reach]: the FORWARD_TARGETS[has_lettuce][pos] within distance
+#: ``reach`` as action indices of runner slot ``slot`` (one lookup, no slice, per legal move list)
+FORWARD_WITHIN = tuple(
+    tuple(tuple(_forward_within(slot, targets, pos) for pos, targets in enumerate(per_pos)) for per_pos in FORWARD_TARGETS)
     for slot in (0, 1)
-)
-REACHABLE = tuple(
-    tuple(
-        tuple(sum(1 for t in FORWARD_TARGETS[lettuce][pos] if t - pos <= d) for d in range(data.NUM_POSITIONS))
-        for pos in range(data.NUM_POSITIONS)
-    )
-    for lettuce in (0, 1)
 )
 #: [has_lettuce][square]: a forward move may target the square if free (the static test of
 #: FORWARD_TARGETS; False for Start and the Goal)
@@ -104,6 +111,8 @@ TARGETABLE = tuple(
     tuple(0 < t < data.GOAL and not IS_HEDGEHOG[t] and (lettuce or not IS_LETTUCE[t]) for t in range(data.NUM_POSITIONS))
     for lettuce in (False, True)
 )
+SLOT_OFFSET = tuple(divmod(action, SLOT_ACTIONS) for action in range(2 * SLOT_ACTIONS))
+GOAL, FINISH_LIMIT = data.GOAL, data.FINISH_LIMIT  # module constants: a lookup fewer on hot paths
 CARD = {kind: i for i, kind in enumerate(data.CARD_KINDS)}
 DECK_SIZE = len(data.DECK)
 NOBODY: frozenset[int] = frozenset()
@@ -113,6 +122,18 @@ class HaseUndIgel(Game):
     """A game of Hase und Igel in progress."""
 
     name = "hase_und_igel"
+    # The state lives in slots, not in an instance dict: CPython 3.11 keeps at most 30 attributes
+    # in an object's compact layout and turns a bigger one into a plain dict, on which every
+    # ``self.method()`` call misses the interpreter's specialisation and attribute reads and writes
+    # cost more; a game has 40 attributes and a step uses a hundred of them.
+    __slots__ = _SLOTS = (
+        "num_agents", "rpp", "team_layout", "team_of", "chain_hare_cards", "reshuffle_deck", "num_runners",
+        "num_actions", "card_base", "give_up_base", "start_carrots", "start_lettuces", "rng",
+        "pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
+        "deck", "discard", "known_from", "deck_version", "last_card", "finished", "turns", "over",
+        "final_places", "phase", "card_runner", "log", "cur", "_legal", "_busy",
+        "current_agent", "is_over", "turn",
+    )
 
     def __init__(
         self,
@@ -135,6 +156,7 @@ class HaseUndIgel(Game):
         self.num_runners = num_players * self.rpp
         self.num_actions = SLOT_ACTIONS * self.rpp + (2 if self.rpp == 2 else 0) + 3
         self.card_base = self.num_actions - 3
+        self.give_up_base = SLOT_ACTIONS * self.rpp  # the two give-up actions (two runners), else card_base
         self.start_carrots, self.start_lettuces = start_holdings(num_players, self.rpp)
         self.rng = rng if rng is not None else np.random.default_rng()
 
@@ -165,16 +187,15 @@ class HaseUndIgel(Game):
         first = int(self.rng.integers(n)) if start_player is None else start_player
         self.cur = first
         self._legal: list[int] | None = None
+        self._busy = NOBODY
+        self.current_agent, self.is_over, self.turn = -1, False, 0  # published by the first turn
         self._begin_turn()
 
     # ---- Game interface ---------------------------------------------------------------------------
-    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
-    # adapter and the observation read them several times per step. :meth:`_publish` derives them
-    # from ``cur``, ``over`` and ``turns``, which change only in ``_begin_turn`` (the turn loops),
-    # ``_game_over`` and ``from_dict``; each of them publishes.
-    current_agent: int = -1
-    is_over: bool = False
-    turn: int = 0
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes (slots), not properties: the
+    # AEC adapter and the observation read them several times per step. :meth:`_publish` derives
+    # them from ``cur``, ``over`` and ``turns``, which change only in ``_begin_turn`` (the turn
+    # loops), ``_game_over`` and ``from_dict``; each of them publishes.
 
     def _publish(self) -> None:
         over = self.over
@@ -206,20 +227,20 @@ class HaseUndIgel(Game):
         self._legal = None
         if self.log:
             self.log = []
-        if action >= self.card_base:
-            self._apply_card_choice(action - self.card_base)
-        elif action >= SLOT_ACTIONS * self.rpp:  # two runners: give up
-            self._fallback(self.cur * self.rpp + action - SLOT_ACTIONS * self.rpp)
-            self._end_turn()
-        else:
-            slot, offset = divmod(action, SLOT_ACTIONS)
+        if action < self.give_up_base:  # a runner's move or stay, the common case tested first
+            slot, offset = SLOT_OFFSET[action]  # divmod(action, SLOT_ACTIONS), without the call
             runner = self.cur * self.rpp + slot
-            if offset == TAKE_OFFSET or offset == GIVE_OFFSET:
+            if offset < TAKE_OFFSET:
+                self._move_action(runner, offset)
+            else:
                 self._change_carrots(self.cur, +1 if offset == TAKE_OFFSET else -1)
                 self.log.append(("stay", runner, self.pos[runner]))
                 self._end_turn()
-            else:
-                self._move_action(runner, offset)
+        elif action >= self.card_base:
+            self._apply_card_choice(action - self.card_base)
+        else:  # two runners: give up
+            self._fallback(self.cur * self.rpp + action - self.give_up_base)
+            self._end_turn()
 
     # ---- race position (HUI-15) -----------------------------------------------------------------
     def race_position(self, runner: int) -> int:
@@ -248,7 +269,7 @@ class HaseUndIgel(Game):
     def _compute_legal(self) -> list[int]:
         p = self.cur
         if self.phase == MOVE and self.rpp == 1:
-            return self._runner_moves(p, 0, allow_stay=True)
+            return self._runner_moves(p, 0, True)
         if self.phase == MOVE:
             legal: list[int] = []
             for slot in range(self.rpp):
@@ -279,22 +300,25 @@ class HaseUndIgel(Game):
         base = slot * SLOT_ACTIONS
         # HUI-9: forward moves, paid before moving, to free squares that are neither hedgehogs nor
         # (without a lettuce) lettuce squares; the static part of that test is precomputed
-        reach = MAX_DISTANCE[carrots] if carrots < len(MAX_DISTANCE) else data.GOAL
-        room = data.GOAL - pos
-        moves = list(FORWARD_ACTIONS[slot][has_lettuce][pos][: REACHABLE[has_lettuce][pos][reach if reach < room else room]])
+        try:  # a try costs nothing until it catches
+            reach = MAX_DISTANCE[carrots]
+        except IndexError:  # carrots for any distance
+            reach = GOAL
+        moves = list(FORWARD_WITHIN[slot][has_lettuce][pos][reach])
         # drop occupied targets (at most five other runners): a square in reach that passes the
         # static test is in ``moves`` (tested here on the table, not by a scan of the list)
         targetable = TARGETABLE[has_lettuce]
+        top = pos + reach
         for other in self.pos:
-            if pos < other and other - pos <= reach and targetable[other]:
+            if pos < other and other <= top and targetable[other]:
                 moves.remove(base + other - 1)
-        if reach >= room and not has_lettuce:  # the Goal (HUI-18: no lettuce left, …)
-            after = carrots - COST[room]  # not negative: the Goal is in reach
+        if top >= GOAL and not has_lettuce:  # the Goal (HUI-18: no lettuce left, …)
+            after = carrots - COST[GOAL - pos]  # not negative: the Goal is in reach
             # can_finish, inlined: the first runner home of a two-runner player may keep any carrots
             if (rpp == 2 and not (self.place[2 * player] or self.place[2 * player + 1])) or (
-                after <= data.FINISH_LIMIT * (self.finished + 1)
+                after <= FINISH_LIMIT * (self.finished + 1)
             ):
-                moves.append(base + data.GOAL - 1)
+                moves.append(base + GOAL - 1)
         # HUI-10: back to the nearest hedgehog, if free
         back = PREV_HEDGEHOG[pos]
         if back > 0 and self.occupant[back] < 0:
@@ -330,7 +354,8 @@ class HaseUndIgel(Game):
             else:
                 self.phase = MOVE
                 self._busy = NOBODY
-                legal = self._legal = self._runner_moves(p, 0, allow_stay=True)
+                # positional arguments: a keyword costs the call more
+                legal = self._legal = self._runner_moves(p, 0, True)
                 if legal:  # a decision: _publish, inlined (the game is not over)
                     self.is_over = False
                     self.current_agent = p
@@ -360,9 +385,9 @@ class HaseUndIgel(Game):
             # _compute_legal for the MOVE phase, inlined
             free_a = not place[a] and a not in busy
             free_b = not place[b] and b not in busy
-            legal = self._runner_moves(a, 0, allow_stay=True) if free_a else []
+            legal = self._runner_moves(a, 0, True) if free_a else []
             if free_b:
-                legal += self._runner_moves(b, 1, allow_stay=True)
+                legal += self._runner_moves(b, 1, True)
             if legal:
                 self._legal = legal
                 self._publish()
@@ -549,10 +574,10 @@ class HaseUndIgel(Game):
         card = self.deck.pop(0)
         if self.reshuffle_deck:
             self.discard.append(card)
-            self.known_from = max(0, self.known_from - 1)
         else:
             self.deck.append(card)  # HUI-2: resolved cards go to the bottom, the cycle becomes known
-            self.known_from = max(0, self.known_from - 1)
+        if self.known_from:  # max(0, known_from - 1) without the call
+            self.known_from -= 1
         self.last_card = card
         kind = data.CARD_KINDS[card]
         self.log.append(("draw", runner, card))
@@ -676,7 +701,8 @@ class HaseUndIgel(Game):
     # ---- copies and snapshots ---------------------------------------------------------------------
     def clone(self) -> "HaseUndIgel":
         twin = object.__new__(HaseUndIgel)
-        twin.__dict__.update(self.__dict__)
+        for name, value in zip(self._SLOTS, _ALL_SLOTS(self)):
+            setattr(twin, name, value)
         for name in _LIST_FIELDS:
             setattr(twin, name, list(getattr(self, name)))
         twin.log = list(self.log)
@@ -777,6 +803,7 @@ class HaseUndIgel(Game):
         return game
 
 
+_ALL_SLOTS = attrgetter(*HaseUndIgel._SLOTS)  # every slot's value, as a tuple
 _LIST_FIELDS = ("pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
                 "deck", "discard", "team_of", "final_places")
 

@@ -108,6 +108,9 @@ _F32 = np.dtype(np.float32)
 _frombuffer = np.frombuffer
 _CARD_COLUMNS = struct.Struct("<9f")  # columns 11..19 of a player's row (back, counts, dogs, bone, wool, points)
 _THREE = struct.Struct("<3f")  # supply, pile size, round; dice; result, bonus, target
+#: the dice columns by [d12][d10][d8] (0 = not rolled yet): a lookup, not a pack, per rolling step
+_DICE_BYTES = tuple(tuple(tuple(_THREE.pack(a, b, c) for c in range(data.DICE[2] + 1))
+                          for b in range(data.DICE[1] + 1)) for a in range(data.DICE[0] + 1))
 
 
 def _floats(values) -> bytes:
@@ -126,6 +129,20 @@ def card_features(deck: data.Deck) -> np.ndarray:
         table[c, 9] = deck.bone_symbol[c]
         table[c, 10] = deck.number[c]
     return table
+
+
+class _Encoding:
+    """The byte tables the observation is joined from (fixed per configuration) and what
+    :meth:`raw_env._track` keeps of the game last observed. One object rather than thirty env
+    attributes: past 30 attributes CPython 3.11 turns an object's attributes into a plain dict,
+    which slows every attribute access and method call of the env (the base env has 22). Clones
+    share it: what it keeps belongs to one game object, and another game starts it afresh."""
+
+    __slots__ = ("size", "pile_struct", "type_total", "top_bytes", "no_top_bytes", "card_bytes", "heads",
+                 "roll_heads", "kept_bytes", "pick_heads", "bid_cols", "bidding_cols", "own_bid_cols", "no_mask",
+                 "masks", "obs_game", "stamp", "round", "pile_round", "pile_counts", "pile_bytes", "row_stamp",
+                 "rows", "bid_round", "bid_revealed", "revealed_cols", "bid_codes", "display_round",
+                 "display_present", "display_bytes", "mid")
 
 
 class raw_env(MeadowEnv):
@@ -152,26 +169,27 @@ class raw_env(MeadowEnv):
     def _setup_tables(self, n: int) -> None:
         """Byte tables the observation is joined from (see :meth:`_encode`)."""
         deck = self.deck
+        obs = self._obs = _Encoding()
         self._players_at = GLOBAL + SLOT * (n + 1) + deck.num_types
-        self._size = self._players_at + PLAYER * n
-        self._pile_struct = struct.Struct(f"<{deck.num_types}f")
-        self._type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
+        obs.size = self._players_at + PLAYER * n
+        obs.pile_struct = struct.Struct(f"<{deck.num_types}f")
+        obs.type_total = [deck.type_of.count(t) for t in range(deck.num_types)]
         # columns 6..10 of a player's row: has a top card, its points, modifier, bone symbol, number
-        self._top_bytes = tuple(_floats((1, deck.points[c], deck.modifier[c], deck.bone_symbol[c], deck.number[c]))
+        obs.top_bytes = tuple(_floats((1, deck.points[c], deck.modifier[c], deck.bone_symbol[c], deck.number[c]))
                                 for c in range(data.NUM_CARDS))
-        self._no_top_bytes = tuple(_floats((0, 0, 0, 0, back)) for back in range(max(data.BETTING_BACKS) + 1))
+        obs.no_top_bytes = tuple(_floats((0, 0, 0, 0, back)) for back in range(max(data.BETTING_BACKS) + 1))
         # display slot bytes by card id; index -1 (an empty slot) is the all-zero row 60
-        self._card_bytes = tuple(row.tobytes() for row in card_features(deck))
+        obs.card_bytes = tuple(row.tobytes() for row in card_features(deck))
         eye = np.eye(HEAD, dtype=np.float32)
-        self._heads = tuple(row.tobytes() for row in eye[:5])  # bid, roll, black, pick, over
+        obs.heads = tuple(row.tobytes() for row in eye[:5])  # bid, roll, black, pick, over
         # rolling heads are joined: [phase one-hot, attempt one-hot], dice, kept, result, two zeros
-        self._roll_heads = tuple(tuple((eye[phase] + (eye[4 + attempt] if attempt else 0))[:8].tobytes()
+        obs.roll_heads = tuple(tuple((eye[phase] + (eye[4 + attempt] if attempt else 0))[:8].tobytes()
                                        for attempt in range(4)) for phase in range(3))
-        self._kept_bytes = tuple(_floats((kept & 1, kept >> 1 & 1, kept >> 2 & 1)) for kept in range(8))
+        obs.kept_bytes = tuple(_floats((kept & 1, kept >> 1 & 1, kept >> 2 & 1)) for kept in range(8))
         pick = np.tile(eye[3], (2, data.NUM_CARDS + 1, 1))  # by [black sheep only][cards to pick]
         pick[:, :, 17] = np.arange(data.NUM_CARDS + 1)
         pick[1, :, 18] = 1
-        self._pick_heads = tuple(tuple(row.tobytes() for row in table) for table in pick)
+        obs.pick_heads = tuple(tuple(row.tobytes() for row in table) for table in pick)
         # bid columns 0..5 of a player's row (to move, has bid, bid known, target, 26+, place) by
         # [to move][code]: code 0 = has not bid, 1 = has bid (unseen), 2 + bid·(n+1) + place = bid
         # known (place 0 before the reveal)
@@ -179,21 +197,21 @@ class raw_env(MeadowEnv):
             (1, 1, data.BID_TARGETS[b], b == data.BID_26_PLUS, place)
             for b in range(len(data.BID_TARGETS)) for place in range(n + 1)
         ]
-        self._bid_cols = tuple(tuple(_floats((move,) + code) for code in codes) for move in (0, 1))
+        obs.bid_cols = tuple(tuple(_floats((move,) + code) for code in codes) for move in (0, 1))
         # while bidding, by the bidder: players before it have bid (unseen), it moves, the rest wait
-        none, bid, moving = self._bid_cols[0][0], self._bid_cols[0][1], self._bid_cols[1][0]
-        self._bidding_cols = [[bid] * cur + [moving] + [none] * (n - cur - 1) for cur in range(n)]
-        self._own_bid_cols = [self._bid_cols[0][2 + b * (n + 1)] for b in range(len(data.BID_TARGETS))]
-        self._no_mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
-        self._no_mask.flags.writeable = False
-        self._masks = []  # by rules.LEGAL_SETS index
+        none, bid, moving = obs.bid_cols[0][0], obs.bid_cols[0][1], obs.bid_cols[1][0]
+        obs.bidding_cols = [[bid] * cur + [moving] + [none] * (n - cur - 1) for cur in range(n)]
+        obs.own_bid_cols = [obs.bid_cols[0][2 + b * (n + 1)] for b in range(len(data.BID_TARGETS))]
+        obs.no_mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
+        obs.no_mask.flags.writeable = False
+        obs.masks = []  # by rules.LEGAL_SETS index
         for legal in rules.LEGAL_SETS:
             mask = np.zeros(rules.NUM_ACTIONS, dtype=INT8)
             mask[list(legal)] = 1
             mask.flags.writeable = False
-            self._masks.append(mask)
-        self._obs_game: VolleWolle | None = None
-        self._stamp = self._round = -1
+            obs.masks.append(mask)
+        obs.obs_game: VolleWolle | None = None
+        obs.stamp = obs.round = -1
 
     def _new_game(self, rng: np.random.Generator) -> VolleWolle:
         return VolleWolle.new(self.options["num_players"], rng, self.deck)
@@ -205,7 +223,7 @@ class raw_env(MeadowEnv):
         return game
 
     def _observation_size(self, game: VolleWolle) -> int:
-        return self._size
+        return self._obs.size
 
     def card_types(self) -> list[str]:
         """Labels of the card types counted in the pile slice of the observation."""
@@ -215,10 +233,10 @@ class raw_env(MeadowEnv):
     def _mask(self, seat: int) -> np.ndarray:
         """As :meth:`MeadowEnv._mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
         if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
-            return self._no_mask.copy()
+            return self._obs.no_mask.copy()
         key = self.game.legal_key()
         self._legal = rules.LEGAL_SETS[key]  # for step's check, as legal_actions would
-        return self._masks[key].copy()
+        return self._obs.masks[key].copy()
 
     def legal_actions(self) -> list[int]:
         """As :meth:`MeadowEnv.legal_actions`. The cache ``_legal`` holds the tuple of
@@ -240,97 +258,102 @@ class raw_env(MeadowEnv):
     # caches belong to one game object; another game (restore, clone, reset) starts them afresh.
     def _track(self, game: VolleWolle) -> None:
         """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
+        obs = self._obs
         n = game.num_agents
-        if game is not self._obs_game:
-            self._obs_game = game
-            self._pile_round = -2  # never the round before
-            self._pile_counts: list[int] = []
-            self._row_stamp = [-1] * n
-            self._rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
-            self._bid_round = -1
-            self._bid_revealed: bool | None = None
-            self._display_round = self._display_present = -1
-        self._stamp = game.stamp
-        self._round = game.round
-        if game.round != self._pile_round:  # pile by card type: it changes only when a round deals
+        if game is not obs.obs_game:
+            obs.obs_game = game
+            obs.pile_round = -2  # never the round before
+            obs.pile_counts: list[int] = []
+            obs.row_stamp = [-1] * n
+            obs.rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
+            obs.bid_round = -1
+            obs.bid_revealed: bool | None = None
+            obs.display_round = obs.display_present = -1
+        obs.stamp = game.stamp
+        obs.round = game.round
+        if game.round != obs.pile_round:  # pile by card type: it changes only when a round deals
             type_of = game.deck.type_of
-            counts = self._pile_counts
-            if game.round == self._pile_round + 1:  # the next round: the pile lost the display
+            counts = obs.pile_counts
+            if game.round == obs.pile_round + 1:  # the next round: the pile lost the display
                 for card in game.display:
                     if card >= 0:
                         counts[type_of[card]] -= 1
-            if game.round != self._pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh:
-                counts = self._pile_counts = list(self._type_total)  # every card but those in play
+            if game.round != obs.pile_round + 1 or sum(counts) != len(game.pile):  # else count afresh:
+                counts = obs.pile_counts = list(obs.type_total)  # every card but those in play
                 for p in range(n):
                     for card in game.cards_of(p):
                         counts[type_of[card]] -= 1
                 for card in game.display:
                     if card >= 0:
                         counts[type_of[card]] -= 1
-            self._pile_round = game.round
-            self._pile_bytes = self._pile_struct.pack(*counts)
-        if game.present != self._display_present or game.round != self._display_round:
+            obs.pile_round = game.round
+            obs.pile_bytes = obs.pile_struct.pack(*counts)
+        if game.present != obs.display_present or game.round != obs.display_round:
             # within a round cards only leave the display: the round and the occupied slots say it all
-            self._display_present = game.present
-            self._display_round = game.round
-            self._display_bytes = b"".join(map(self._card_bytes.__getitem__, game.display))
-        self._mid = b"".join((_THREE.pack(game.supply, len(game.pile), game.round), self._display_bytes,
-                              self._pile_bytes))
+            obs.display_present = game.present
+            obs.display_round = game.round
+            obs.display_bytes = b"".join(map(obs.card_bytes.__getitem__, game.display))
+        obs.mid = b"".join((_THREE.pack(game.supply, len(game.pile), game.round), obs.display_bytes,
+                              obs.pile_bytes))
         pstamp = game.pstamp
-        row_stamp = self._row_stamp
+        row_stamp = obs.row_stamp
         if pstamp != row_stamp:  # columns 6..19 of the players whose herd, dogs, bone or wool changed
-            rows, top_bytes, pack = self._rows, self._top_bytes, _CARD_COLUMNS.pack
+            rows, top_bytes, pack = obs.rows, obs.top_bytes, _CARD_COLUMNS.pack
             for p in range(n):
                 if pstamp[p] == row_stamp[p]:
                     continue
-                row_stamp[p] = pstamp[p]
                 herd = game.herd[p]
                 back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
-                top = top_bytes[herd[-1]] if herd else self._no_top_bytes[back]
+                top = top_bytes[herd[-1]] if herd else obs.no_top_bytes[back]
+                white, black, k370, k007 = game.counts[p]  # spelt out: a call with *args builds a tuple
                 rows[2 * p + 1] = top + pack(
-                    back, *game.counts[p], len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-        if game.revealed != self._bid_revealed or game.round != self._bid_round:
+                    back, white, black, k370, k007, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
+            row_stamp[:] = pstamp
+        if game.revealed != obs.bid_revealed or game.round != obs.bid_round:
             # bids are revealed all at once, and hidden again next round
-            self._bid_round = game.round
-            self._bid_revealed = game.revealed
-            self._revealed_cols: dict[int, list[bytes]] = {}
+            obs.bid_round = game.round
+            obs.bid_revealed = game.revealed
+            obs.revealed_cols: dict[int, list[bytes]] = {}
             if game.revealed:
                 place = [0] * n
                 for rank, p in enumerate(game.order):
                     place[p] = rank + 1
-                self._bid_codes = [2 + b * (n + 1) + place[p] for p, b in enumerate(game.bids)]
+                obs.bid_codes = [2 + b * (n + 1) + place[p] for p, b in enumerate(game.bids)]
             else:
-                self._bid_codes = [0] * n
+                obs.bid_codes = [0] * n
 
     def _revealed_bid_cols(self, mover: int) -> list[bytes]:
         """Bid columns of every player (seat order) after the bidding, ``mover`` to move (-1: none)."""
-        waiting, moving = self._bid_cols
-        cols = self._revealed_cols[mover] = [
-            (moving if p == mover else waiting)[code] for p, code in enumerate(self._bid_codes)
+        obs = self._obs
+        waiting, moving = obs.bid_cols
+        cols = obs.revealed_cols[mover] = [
+            (moving if p == mover else waiting)[code] for p, code in enumerate(obs.bid_codes)
         ]
         return cols
 
     def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
-        if game.stamp != self._stamp or game.round != self._round or game is not self._obs_game:
+        obs = self._obs
+        if game.stamp != obs.stamp or game.round != obs.round or game is not obs.obs_game:
             self._track(game)
         phase = game.phase
-        rows = self._rows[:]
+        rows = obs.rows[:]
         if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
-            rows[0::2] = self._bidding_cols[game.cur]
+            rows[0::2] = obs.bidding_cols[game.cur]
             own = game.bids[seat]
             if own >= 0:
-                rows[2 * seat] = self._own_bid_cols[own]
+                rows[2 * seat] = obs.own_bid_cols[own]
         else:
             mover = -1 if phase == 4 else game.cur
-            rows[0::2] = self._revealed_cols.get(mover) or self._revealed_bid_cols(mover)
+            rows[0::2] = obs.revealed_cols.get(mover) or self._revealed_bid_cols(mover)
         at = 2 * seat
         if phase == 1 or phase == 2:  # rolling, or the black-sheep choice after the third roll
+            d12, d10, d8 = game.dice
             return _frombuffer(bytearray().join([
-                self._roll_heads[phase][game.attempt], _THREE.pack(*game.dice), self._kept_bytes[game.kept],
-                _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, self._mid, *rows[at:], *rows[:at],
+                obs.roll_heads[phase][game.attempt], _DICE_BYTES[d12][d10][d8], obs.kept_bytes[game.kept],
+                _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, obs.mid, *rows[at:], *rows[:at],
             ]), _F32)
-        head = self._pick_heads[game.black_only][game.picks] if phase == 3 else self._heads[phase]
-        return _frombuffer(bytearray().join([head, self._mid, *rows[at:], *rows[:at]]), _F32)
+        head = obs.pick_heads[game.black_only][game.picks] if phase == 3 else obs.heads[phase]
+        return _frombuffer(bytearray().join([head, obs.mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:

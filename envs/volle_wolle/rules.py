@@ -32,6 +32,8 @@ with at most one sheep card among them), empty displays, new rounds and the end.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from envs.core.game import Game, IllegalActionError
@@ -123,6 +125,14 @@ class VolleWolle(Game):
 
     name = "volle_wolle"
     num_actions = NUM_ACTIONS
+    # Slots, not an instance dict: past 30 attributes CPython 3.11 gives an object a plain dict,
+    # which slows every attribute access and ``self.method()`` call of a step (see HaseUndIgel).
+    __slots__ = _SLOTS = (
+        "deck", "num_agents", "rng", "pile", "back", "wool", "supply", "herd", "dogs", "bone", "round",
+        "turns", "display", "dice", "stamp", "pstamp", "most_dogs", "counts", "printed", "lowest", "present",
+        "sheep_slots", "black_slots", "bids", "revealed", "order", "pos", "attempt", "kept", "base", "bonus",
+        "neg", "target", "can_claim", "picks", "black_only", "phase", "cur", "current_agent", "is_over", "turn",
+    )
 
     # ---- construction -----------------------------------------------------------------------------
     @classmethod
@@ -198,12 +208,9 @@ class VolleWolle(Game):
                     low.pop()
 
     # ---- the decision -----------------------------------------------------------------------------
-    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes, not properties: the AEC
-    # adapter reads them several times per step. :meth:`_publish` derives them from ``phase``,
+    # ``current_agent``, ``is_over`` and ``turn`` are plain attributes (slots), not properties: the
+    # AEC adapter reads them several times per step. :meth:`_publish` derives them from ``phase``,
     # ``cur`` and ``turns`` at the end of every change of state (``new``, ``apply``, ``from_dict``).
-    current_agent: int = -1
-    is_over: bool = False
-    turn: int = 0
 
     def _publish(self) -> None:
         over = self.phase == OVER
@@ -275,7 +282,11 @@ class VolleWolle(Game):
                 self._illegal(a)
         else:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-        self._publish()
+        # _publish, inlined (a Python call fewer on every step)
+        over = self.phase == OVER
+        self.is_over = over
+        self.current_agent = -1 if over else self.cur
+        self.turn = self.turns
 
     # apply's own checks cost a few comparisons: the adapter's unchecked path is apply itself
     # (one Python call fewer than the base class's forwarding apply_legal)
@@ -545,7 +556,8 @@ class VolleWolle(Game):
 
     def clone(self) -> "VolleWolle":
         g = VolleWolle.__new__(VolleWolle)
-        g.__dict__.update(self.__dict__)
+        for name, value in zip(self._SLOTS, _ALL_SLOTS(self)):
+            setattr(g, name, value)
         for name in self._LIST_FIELDS:
             setattr(g, name, list(getattr(self, name)))
         g.herd = [list(h) for h in self.herd]
@@ -656,6 +668,9 @@ class VolleWolle(Game):
                     legal = _BIDS_ALL if self.wool[p] else _BIDS_POOR
                     self.bids[p] = legal[int(rng.integers(len(legal)))]
         self.rng = np.random.default_rng(rng.integers(2**63))
+
+
+_ALL_SLOTS = attrgetter(*VolleWolle._SLOTS)  # every slot's value, as a tuple
 
 
 def _card_lists(d: dict, field: str, n: int, where: str) -> list[list[int]]:

@@ -387,3 +387,18 @@ def test_random_env_games_with_the_shared_test_kit(n):
     stats = testkit.play_random_games(lambda: volle_wolle_v0.raw_env(num_players=n), games=30, seed=n,
                                       invariant=invariant)
     assert stats.terminated == 30
+
+
+def test_clones_sharing_the_observation_tables_each_observe_their_own_game():
+    """A clone shares the env's observation tables and what ``_track`` keeps: observing the two
+    in turn must give each the observation a freshly restored env gives."""
+    for n in (2, 4):
+        rng = np.random.default_rng(n)
+        env = advanced_env(n, seed=n, steps=15)
+        twin = env.clone()
+        fresh = volle_wolle_v0.raw_env(num_players=n)
+        while not (env.game.is_over or twin.game.is_over):
+            for e in (env, twin) if rng.random() < 0.5 else (twin, env):
+                e.step(random_action(e, rng))
+                fresh.restore(e.snapshot())
+                assert _same_obs(_observations(e), _observations(fresh))
