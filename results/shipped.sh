@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
 # The shipped trained agents (issue 6): how each was trained and the tournaments behind the README
 # tables. Training runs write runs/<name>/ (not committed); `training.ship` copies the policy and
-# its training record to agents/trained/. Usage: bash results/shipped.sh [train|ship|evaluate] [game]
+# its training record to agents/trained/. Usage: bash results/shipped.sh [train|ship|evaluate] [name]
+# (names: the keys of TRAIN below, e.g. haste_bock_4p).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY="${MEADOWZOO_PYTHON:-.venv/bin/python}"
+# advised agents (--advice strong): the strong heuristic's per-action advice is part of the observation
 declare -A TRAIN=(
   [volle_wolle_2p]="--game volle_wolle --players 2 --timesteps 300000 --imitate strong --imitate-games 400 --imitate-epochs 20 --opponents strong,greedy --ladder strong --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/vw2_bc --quiet"
-
+  [haste_bock_2p]="--game haste_bock --players 2 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 50000 --eval-games 60 --n-envs 2 --seed 0 --out runs/hb2_ppo --quiet"
+  [haste_bock_4p]="--game haste_bock --players 4 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong,greedy --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hb4_adv --quiet"
+  [hase_und_igel_2p]="--game hase_und_igel --players 2 --timesteps 100000 --advice strong --imitate strong --imitate-games 60 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0002 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 25000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hui2_ppo --quiet"
 )
-declare -A RUN=([volle_wolle_2p]=runs/vw2_bc)
-declare -A GAME=([volle_wolle_2p]=volle_wolle)
+# the tournament of each agent: 2 players — every pairing of policy, strong, greedy, seat-balanced;
+# 4 players — a table of policy, strong, greedy, random with every agent in every seat
+declare -A EVAL=(
+  [volle_wolle_2p]="--game volle_wolle --players 2 --mode pairs --agents policy:agents/trained/volle_wolle_2p.pt,strong,greedy"
+  [haste_bock_2p]="--game haste_bock --players 2 --mode pairs --agents policy:agents/trained/haste_bock_2p.pt,strong,greedy"
+  [haste_bock_4p]="--game haste_bock --players 4 --agents policy:agents/trained/haste_bock_4p.pt,strong,greedy,random"
+  [hase_und_igel_2p]="--game hase_und_igel --players 2 --mode pairs --agents policy:agents/trained/hase_und_igel_2p.pt,strong,greedy"
+)
 step="${1:-all}"
 for name in ${2:-${!TRAIN[@]}}; do
+  run=$(echo "${TRAIN[$name]}" | sed -E 's/.*--out ([^ ]+).*/\1/')
   if [ "$step" = train ] || [ "$step" = all ]; then
     PYTHONPATH=. "$PY" -m training.train ${TRAIN[$name]}
   fi
   if [ "$step" = ship ] || [ "$step" = all ]; then
-    PYTHONPATH=. "$PY" -m training.ship "${RUN[$name]}" "agents/trained/$name"
+    PYTHONPATH=. "$PY" -m training.ship "$run" "agents/trained/$name"
   fi
   if [ "$step" = evaluate ] || [ "$step" = all ]; then
     mkdir -p "results/${name}_trained"
-    PYTHONPATH=. "$PY" -m training.evaluate --game "${GAME[$name]}" --players 2 --mode pairs \
-      --agents "policy:agents/trained/$name.pt,strong,greedy" --games 400 --seed 0 --workers 2 \
+    PYTHONPATH=. "$PY" -m training.evaluate ${EVAL[$name]} --games 400 --seed 0 --workers 2 \
       --out "results/${name}_trained" > "results/${name}_trained/run.log" 2>&1
     tail -n 3 "results/${name}_trained/run.log" | head -n 1
   fi
