@@ -141,3 +141,12 @@ def test_ship_records_how_the_policy_was_trained(tmp_path):
     assert len(record["invocations"]) == 2 and record["invocations"][1]["from_timesteps"] >= 64
     line = " ".join(_training_lines([f"policy:{tmp_path / 'shipped' / 'vw2.pt'}"]))
     assert "continued from" in line and record["invocations"][1]["command"] in line
+
+
+def test_snapshot_threshold_above_one_keeps_the_pool_fixed(tmp_path):
+    """A threshold no ladder score reaches never adds the learner to its own opponent pool; a
+    threshold of 0 adds a snapshot at every evaluation."""
+    never = json.loads((run(tmp_path, "never", 128, "--snapshot-threshold", "2") / "state.json").read_text())
+    always = json.loads((run(tmp_path, "always", 128, "--snapshot-threshold", "0") / "state.json").read_text())
+    assert never["snapshots"] == []
+    assert len(always["snapshots"]) >= 2
