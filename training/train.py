@@ -162,6 +162,8 @@ def parse_args(argv=None):
     parser.add_argument("--n-steps", type=int, help="rollout length per env (config default)")
     parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
     parser.add_argument("--learning-rate", type=float, help="PPO learning rate (config default)")
+    parser.add_argument("--fixed-share", type=float,
+                        help="share of opponents drawn from --opponents once snapshots exist (1: only those)")
     parser.add_argument("--snapshot-threshold", type=float,
                         help="ladder score that adds a frozen copy of the learner to the pool (above 1: never)")
     parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
@@ -189,7 +191,8 @@ def main(argv=None) -> dict:
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
                         eval_games=args.eval_games, checkpoint_every=args.checkpoint_every,
                         n_steps=args.n_steps, batch_size=args.batch_size, learning_rate=args.learning_rate,
-                        ent_coef=args.ent_coef, snapshot_threshold=args.snapshot_threshold)
+                        ent_coef=args.ent_coef, snapshot_threshold=args.snapshot_threshold,
+                        fixed_share=args.fixed_share)
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}

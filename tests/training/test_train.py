@@ -150,3 +150,16 @@ def test_snapshot_threshold_above_one_keeps_the_pool_fixed(tmp_path):
     always = json.loads((run(tmp_path, "always", 128, "--snapshot-threshold", "0") / "state.json").read_text())
     assert never["snapshots"] == []
     assert len(always["snapshots"]) >= 2
+
+
+def test_fixed_share_one_never_draws_a_snapshot_opponent():
+    from training.pool import OpponentPool
+    from training.train import parse_args
+    from training.config import config_for
+
+    assert config_for("volle_wolle", fixed_share=parse_args(["--game", "volle_wolle", "--fixed-share", "1"]).fixed_share
+                      ).fixed_share == 1.0
+    pool = OpponentPool("volle_wolle", "greedy", fixed_share=1.0)
+    pool.snapshots.append(("never", lambda: pytest.fail("a snapshot was drawn")))
+    rng = np.random.default_rng(0)
+    assert all(pool.sample(rng).name == "greedy" for _ in range(200))
