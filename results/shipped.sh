@@ -10,8 +10,13 @@ PY="${MEADOWZOO_PYTHON:-.venv/bin/python}"
 declare -A TRAIN=(
   [volle_wolle_2p]="--game volle_wolle --players 2 --timesteps 300000 --imitate strong --imitate-games 400 --imitate-epochs 20 --opponents strong,greedy --ladder strong --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/vw2_bc --quiet"
   [haste_bock_2p]="--game haste_bock --players 2 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 50000 --eval-games 60 --n-envs 2 --seed 0 --out runs/hb2_ppo --quiet"
-  [haste_bock_4p]="--game haste_bock --players 4 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong,greedy --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hb4_adv --quiet"
+  [haste_bock_4p]="--game haste_bock --players 4 --timesteps 200000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.00005 --ent-coef 0.001 --snapshot-threshold 2 --opponents strong --ladder strong,greedy --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hb4_ppo --quiet"
   [hase_und_igel_2p]="--game hase_und_igel --players 2 --timesteps 100000 --advice strong --imitate strong --imitate-games 60 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0002 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 25000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hui2_ppo --quiet"
+)
+# runs continued by a second command in a copy of the first run's directory (the shipped policy is
+# the continued one; its training record lists both commands)
+declare -A CONTINUE=(
+  [haste_bock_2p]="--game haste_bock --players 2 --timesteps 550000 --advice strong --learning-rate 0.0001 --ent-coef 0.001 --fixed-share 1 --snapshot-threshold 2 --opponents strong --ladder strong --eval-every 50000 --eval-games 60 --n-envs 2 --seed 0 --out runs/hb2_ppo2 --quiet"
 )
 # the tournament of each agent: 2 players — every pairing of policy, strong, greedy, seat-balanced;
 # 4 players — a table of policy, strong, greedy, random with every agent in every seat
@@ -24,9 +29,18 @@ declare -A EVAL=(
 step="${1:-all}"
 for name in ${2:-${!TRAIN[@]}}; do
   run=$(echo "${TRAIN[$name]}" | sed -E 's/.*--out ([^ ]+).*/\1/')
+  continued=""
+  if [ -n "${CONTINUE[$name]:-}" ]; then
+    continued=$(echo "${CONTINUE[$name]}" | sed -E 's/.*--out ([^ ]+).*/\1/')
+  fi
   if [ "$step" = train ] || [ "$step" = all ]; then
     PYTHONPATH=. "$PY" -m training.train ${TRAIN[$name]}
+    if [ -n "$continued" ]; then
+      rm -rf "$continued" && cp -r "$run" "$continued"
+      PYTHONPATH=. "$PY" -m training.train ${CONTINUE[$name]}
+    fi
   fi
+  [ -n "$continued" ] && run="$continued"
   if [ "$step" = ship ] || [ "$step" = all ]; then
     PYTHONPATH=. "$PY" -m training.ship "$run" "agents/trained/$name"
   fi
