@@ -17,7 +17,7 @@ Layout (``advice_features``), for a game with ``n`` actions, ``2 n`` float32 val
 ``scale`` puts one unit at a meaningful difference per game (:data:`SCALES`). The scores come
 from :func:`agents.guides.action_scores` on the game the deciding player sees; the Hase und Igel
 lookahead resamples the unseen deck with the generator passed in, so the features read no hidden
-state. :class:`agents.policy.AdvisedPolicy` adds the two blocks to its action logits with learned
+state. :class:`agents.advised_policy.AdvisedPolicy` adds the two blocks to its action logits with learned
 weights, so an advised policy starts out as the heuristic and learns corrections.
 """
 
@@ -39,6 +39,13 @@ SCALES = {"hase_und_igel": 1.0, "haste_bock": 1.0, "volle_wolle": 2.0}
 CLIP = 5.0
 
 
+def check_advice(kind: str) -> str:
+    """``kind`` if it names an advice source, else a ValueError naming the known ones."""
+    if kind not in ADVICE_KINDS:
+        raise ValueError(f"unknown advice {kind!r}; choose from {', '.join(ADVICE_KINDS)}")
+    return kind
+
+
 def advice_size(num_actions: int) -> int:
     """Length of the advice block for a game with ``num_actions`` actions."""
     return 2 * num_actions
@@ -47,8 +54,7 @@ def advice_size(num_actions: int) -> int:
 def advice_features(kind: str, game: Any, legal: list[int], num_actions: int,
                     rng: np.random.Generator) -> np.ndarray:
     """The ``kind`` heuristic's advice on the pending decision of ``game`` (see the module doc)."""
-    if kind not in ADVICE_KINDS:
-        raise ValueError(f"unknown advice {kind!r}; choose from {', '.join(ADVICE_KINDS)}")
+    check_advice(kind)
     out = np.zeros(2 * num_actions, dtype=np.float32)
     if not legal:
         return out

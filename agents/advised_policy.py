@@ -21,6 +21,8 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 
+from agents.advice import advice_size
+
 #: starting weights of the gap and choice blocks in the logits
 INITIAL_ADVICE_WEIGHTS = (1.0, 3.0)
 
@@ -28,11 +30,11 @@ INITIAL_ADVICE_WEIGHTS = (1.0, 3.0)
 class AdvisedExtractor(MlpExtractor):
     """The usual actor and critic MLPs; the actor's latent carries the advice block behind it."""
 
-    def __init__(self, feature_dim: int, advice_size: int, **kwargs: Any) -> None:
+    def __init__(self, feature_dim: int, size: int, **kwargs: Any) -> None:
         super().__init__(feature_dim, **kwargs)
-        self.advice_size = advice_size
+        self.advice_size = size
         self.mlp_dim_pi = self.latent_dim_pi
-        self.latent_dim_pi = self.mlp_dim_pi + advice_size
+        self.latent_dim_pi = self.mlp_dim_pi + size
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.forward_actor(features), self.forward_critic(features)
@@ -59,27 +61,17 @@ class AdvisedHead(torch.nn.Module):
 
 
 class AdvisedPolicy(MaskableActorCriticPolicy):
-    """MaskablePPO policy whose observation ends with an advice block of ``advice_size`` values."""
-
-    def __init__(self, *args: Any, advice_size: int, **kwargs: Any) -> None:
-        self.advice_size = advice_size
-        super().__init__(*args, **kwargs)
+    """MaskablePPO policy whose observation ends with the advice block of its action space."""
 
     def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = AdvisedExtractor(self.features_dim, self.advice_size, net_arch=self.net_arch,
+        size = advice_size(int(self.action_space.n))
+        self.mlp_extractor = AdvisedExtractor(self.features_dim, size, net_arch=self.net_arch,
                                               activation_fn=self.activation_fn, device=self.device)
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        if self.advice_size != 2 * self.action_space.n:
-            raise ValueError(f"advice_size must be 2 × {self.action_space.n} actions, got {self.advice_size}")
         # replace the plain linear action head (and rebuild the optimiser over the new parameters)
         self.action_net = AdvisedHead(self.mlp_extractor.mlp_dim_pi, int(self.action_space.n))
         if self.ortho_init:
             self.init_weights(self.action_net.linear, gain=0.01)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
-
-    def _get_constructor_parameters(self) -> dict[str, Any]:
-        data = super()._get_constructor_parameters()
-        data["advice_size"] = self.advice_size
-        return data

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.advice import check_advice, env_advice
 from agents.base import Agent
 
 FORMAT = "meadowzoo-policy-v1"
@@ -68,20 +69,17 @@ def load_policy(path: str | Path) -> Any:
         raise ValueError(f"{path}: unsupported activation {payload['activation']!r}")
     observation_space = spaces.Box(-np.inf, np.inf, shape=(payload["observation_size"],), dtype=np.float32)
     action_space = spaces.Discrete(payload["num_actions"])
-    advice = payload.get("advice")
-    if advice is None:
-        policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0,
-                                           net_arch=payload["net_arch"], activation_fn=activation)
-    else:
-        from agents.advice import ADVICE_KINDS, advice_size
-
-        if advice not in ADVICE_KINDS:
-            raise ValueError(f"{path}: unknown advice {advice!r}")
+    policy_class = MaskableActorCriticPolicy
+    if payload.get("advice") is not None:
         from agents.advised_policy import AdvisedPolicy
 
-        policy = AdvisedPolicy(observation_space, action_space, lambda _: 0.0,
-                               net_arch=payload["net_arch"], activation_fn=activation,
-                               advice_size=advice_size(payload["num_actions"]))
+        try:
+            check_advice(payload["advice"])
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+        policy_class = AdvisedPolicy
+    policy = policy_class(observation_space, action_space, lambda _: 0.0, net_arch=payload["net_arch"],
+                          activation_fn=activation)
     policy.load_state_dict(payload["state_dict"])
     policy.set_training_mode(False)
     policy.meadowzoo = {k: v for k, v in payload.items() if k != "state_dict"}
@@ -115,8 +113,6 @@ class PolicyAgent(Agent):
         features = observation["observation"]
         advice = self.policy.meadowzoo.get("advice") if hasattr(self.policy, "meadowzoo") else None
         if advice is not None:
-            from agents.advice import env_advice
-
             features = np.concatenate([features, env_advice(advice, env, self.rng)])
         with torch.no_grad():
             obs = torch.as_tensor(features[None])

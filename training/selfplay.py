@@ -30,6 +30,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from agents.advice import advice_size, check_advice, env_advice
 from envs.registry import game_module
 from training.pool import OpponentPool
 
@@ -61,10 +62,7 @@ class SelfPlayEnv(gymnasium.Env):
         self.action_space = self.raw.action_space(first)
         self.advice = advice
         if advice is not None:
-            from agents.advice import ADVICE_KINDS, advice_size
-
-            if advice not in ADVICE_KINDS:
-                raise ValueError(f"unknown advice {advice!r}; choose from {', '.join(ADVICE_KINDS)}")
+            check_advice(advice)
             base = self.observation_space
             extra = advice_size(int(self.action_space.n))
             self.observation_space = gymnasium.spaces.Box(
@@ -120,8 +118,6 @@ class SelfPlayEnv(gymnasium.Env):
         observation = self.raw.observe(self.learner)["observation"]
         if self.advice is None:
             return observation
-        from agents.advice import env_advice
-
         # the advice is on the learner's decision; at the end of the game it is all zeros
         return np.concatenate([observation, env_advice(self.advice, self.raw, self.np_random)])
 

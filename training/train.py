@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.advice import ADVICE_KINDS
 from envs.registry import GAMES
 
 DEFAULT_OUT = "runs"
@@ -167,7 +168,7 @@ def parse_args(argv=None):
     parser.add_argument("--snapshot-threshold", type=float,
                         help="ladder score that adds a frozen copy of the learner to the pool (above 1: never)")
     parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
-    parser.add_argument("--advice", choices=["strong"],
+    parser.add_argument("--advice", choices=ADVICE_KINDS,
                         help="append this heuristic's advice to the observation (agents.advice, AdvisedPolicy)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
@@ -215,19 +216,17 @@ def main(argv=None) -> dict:
         print(f"resuming {out} at {model.num_timesteps} timesteps")
     else:
         state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": []}
-        policy_class, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
+        policy_class = "MlpPolicy"
         if args.advice:
-            from agents.advice import advice_size
             from agents.advised_policy import AdvisedPolicy
 
             policy_class = AdvisedPolicy
-            policy_kwargs["advice_size"] = advice_size(int(vec.action_space.n))
         model = MaskablePPO(
             policy_class, vec, seed=args.seed, tensorboard_log=str(out / "tb"), verbose=0,
             learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
             n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
             ent_coef=config.ent_coef, clip_range=config.clip_range,
-            policy_kwargs=policy_kwargs,
+            policy_kwargs={"net_arch": list(config.net_arch)},
         )
         if args.imitate:
             from training.imitation import agreement, collect, pretrain
