@@ -19,6 +19,7 @@ Conventions shared by all games:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,21 @@ class Game(ABC):
     num_agents: int
     #: size of the ``Discrete`` action space
     num_actions: int
+    #: a subclass that keeps its state in ``__slots__`` names them here too (see _shallow_copy)
+    _SLOTS: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_SLOTS" in cls.__dict__:  # one C call reads every slot's value, as a tuple
+            cls._slot_values = attrgetter(*cls._SLOTS)
+
+    def _shallow_copy(self) -> "Game":
+        """A new game of this class sharing every slot's value with this one (``clone`` then
+        copies what must not be shared)."""
+        twin = object.__new__(type(self))
+        for name, value in zip(self._SLOTS, self._slot_values(self)):
+            setattr(twin, name, value)
+        return twin
 
     # ---- the decision -------------------------------------------------------------------------
     @property

@@ -28,7 +28,6 @@ Action indices (``num_actions`` = 67 × runner slots [+ 2 give-up actions with t
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -700,9 +699,7 @@ class HaseUndIgel(Game):
 
     # ---- copies and snapshots ---------------------------------------------------------------------
     def clone(self) -> "HaseUndIgel":
-        twin = object.__new__(HaseUndIgel)
-        for name, value in zip(self._SLOTS, _ALL_SLOTS(self)):
-            setattr(twin, name, value)
+        twin = self._shallow_copy()
         for name in _LIST_FIELDS:
             setattr(twin, name, list(getattr(self, name)))
         twin.log = list(self.log)
@@ -803,7 +800,6 @@ class HaseUndIgel(Game):
         return game
 
 
-_ALL_SLOTS = attrgetter(*HaseUndIgel._SLOTS)  # every slot's value, as a tuple
 _LIST_FIELDS = ("pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
                 "deck", "discard", "team_of", "final_places")
 

@@ -32,7 +32,6 @@ with at most one sheep card among them), empty displays, new rounds and the end.
 
 from __future__ import annotations
 
-from operator import attrgetter
 
 import numpy as np
 
@@ -555,9 +554,7 @@ class VolleWolle(Game):
     _BOOL_FIELDS = ("revealed", "can_claim", "black_only")
 
     def clone(self) -> "VolleWolle":
-        g = VolleWolle.__new__(VolleWolle)
-        for name, value in zip(self._SLOTS, _ALL_SLOTS(self)):
-            setattr(g, name, value)
+        g = self._shallow_copy()
         for name in self._LIST_FIELDS:
             setattr(g, name, list(getattr(self, name)))
         g.herd = [list(h) for h in self.herd]
@@ -668,9 +665,6 @@ class VolleWolle(Game):
                     legal = _BIDS_ALL if self.wool[p] else _BIDS_POOR
                     self.bids[p] = legal[int(rng.integers(len(legal)))]
         self.rng = np.random.default_rng(rng.integers(2**63))
-
-
-_ALL_SLOTS = attrgetter(*VolleWolle._SLOTS)  # every slot's value, as a tuple
 
 
 def _card_lists(d: dict, field: str, n: int, where: str) -> list[list[int]]:
