@@ -198,22 +198,22 @@ def main(argv=None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}
     resume = (out / "checkpoint.zip").exists() and not args.fresh
-    # a run may be continued by a later command (e.g. with more --timesteps): every invocation is
-    # kept in state.json so the shipped record tells how the policy was really made
-    previous = json.loads((out / "command.json").read_text())["argv"] if resume and (out / "command.json").exists() \
-        else None
     (out / "command.json").write_text(json.dumps(command, indent=2))
     vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {},
                         advice=args.advice)
     if resume:
         state = json.loads((out / "state.json").read_text())
         state["started"] = time.time()
-        if "invocations" not in state and previous is not None:  # runs from before this record existed
-            state["invocations"] = [{"argv": previous, "from_timesteps": 0}]
         model = MaskablePPO.load(out / "checkpoint.zip", env=vec, tensorboard_log=str(out / "tb"))
         for snapshot in state["snapshots"]:
             vec.env_method("add_snapshot_to_pool", snapshot)
         print(f"resuming {out} at {model.num_timesteps} timesteps")
+        # a checkpoint keeps its own PPO settings: say so when the command asks for others
+        ignored = [name for name in ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "ent_coef")
+                   if getattr(model, name) != getattr(config, name)]
+        if ignored:
+            print("the checkpoint's PPO settings are kept, not this command's: " + ", ".join(
+                f"{name}={getattr(model, name)} (asked {getattr(config, name)})" for name in ignored))
     else:
         state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": []}
         policy_class = "MlpPolicy"
@@ -244,7 +244,9 @@ def main(argv=None) -> dict:
                                   "held_out_decisions": len(held_out), "held_out_agreement": matched}
             print(f"behaviour cloning of {args.imitate}: {len(data)} decisions, loss {losses[0]:.3f} -> "
                   f"{losses[-1]:.3f}; matches {matched:.1%} of {len(held_out)} held-out decisions")
-    state.setdefault("invocations", []).append({"argv": command["argv"], "from_timesteps": int(model.num_timesteps)})
+    # a run may be continued by a later command (e.g. with more --timesteps): every invocation is
+    # kept so the shipped record tells how the policy was really made
+    state["invocations"].append({"argv": command["argv"], "from_timesteps": int(model.num_timesteps)})
     remaining = max(0, args.timesteps - model.num_timesteps)
     if remaining:
         model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state),

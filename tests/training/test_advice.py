@@ -94,9 +94,9 @@ def test_self_play_view_appends_the_learners_advice():
 def test_teacher_data_carries_the_advice_and_does_not_depend_on_workers():
     one = collect("volle_wolle", 2, "greedy", games=3, seed=11, advice="strong", workers=1)
     two = collect("volle_wolle", 2, "greedy", games=3, seed=11, advice="strong", workers=2)
-    n = 27
-    assert one.observations.shape[1] == game_module("volle_wolle").raw_env(num_players=2).observation_space(
-        "player_0")["observation"].shape[0] + 2 * n
+    env = game_module("volle_wolle").raw_env(num_players=2)
+    n = int(env.action_space("player_0").n)
+    assert one.observations.shape[1] == env.observation_space("player_0")["observation"].shape[0] + 2 * n
     for field in ("observations", "masks", "actions", "returns"):
         np.testing.assert_array_equal(getattr(one, field), getattr(two, field))
 
@@ -121,14 +121,12 @@ def test_advised_policy_file_round_trips_weights_only(advised_file):
 
 
 def test_untrained_advised_policy_plays_the_heuristics_choice(advised_file):
-    """The logits start as 3 × choice + gap: before any real training the policy follows the
-    heuristic (with its ties), and it plays only legal actions."""
+    """The logits start as 3 × choice + gap: after a few PPO updates (no real training) the policy
+    still follows the heuristic (among its ties), and it plays only legal actions."""
     agent = PolicyAgent.from_file(advised_file, game="haste_bock")
     for env in decisions("haste_bock", 2, seed=8, limit=25):
         n = int(env.action_space(env.agent_selection).n)
-        rng_state = agent.rng.bit_generator.state
-        features = env_advice("strong", env, np.random.default_rng(0))
-        agent.rng.bit_generator.state = rng_state
+        features = env_advice("strong", env, np.random.default_rng(0))  # Haste Bock?'s advice draws nothing
         action = agent.act(env, env.agent_selection)
         assert action in env.legal_actions()
         assert features[n + action] == 1.0

@@ -34,9 +34,12 @@ def test_trains_checkpoints_and_writes_a_weights_only_policy(tmp_path):
     assert low <= final["ladder"]["random"]["score"] <= high
 
 
-def test_resume_continues_from_the_checkpoint(tmp_path):
+def test_resume_continues_from_the_checkpoint(tmp_path, capsys):
     out = run(tmp_path, "r", 128)
     run(tmp_path, "r", 256)
+    assert "settings are kept" not in capsys.readouterr().out
+    run(tmp_path, "r", 320, "--learning-rate", "0.123")  # a checkpoint keeps its own settings, and says so
+    assert "learning_rate=0.0003 (asked 0.123)" in capsys.readouterr().out
     state = json.loads((out / "state.json").read_text())
     assert state["timesteps"] >= 256
     invocations = state["invocations"]  # both commands are on record, the second from the checkpoint
