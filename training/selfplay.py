@@ -70,6 +70,7 @@ class SelfPlayEnv(gymnasium.Env):
                 np.concatenate([base.high, np.full(extra, np.inf, np.float32)]), dtype=np.float32)
         self.learner = first
         self.opponents: dict[str, Any] = {}
+        self._learner_mask: np.ndarray | None = None  # built once per decision by _info()
 
     # ---- episode ---------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -123,14 +124,17 @@ class SelfPlayEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO calls this)."""
-        return self.raw.action_mask(self.learner).astype(bool)
+        # the mask of the current decision, built once by _info() after every reset and step
+        mask = self._learner_mask if self._learner_mask is not None else self.raw.action_mask(self.learner)
+        return mask.astype(bool)
 
     def add_snapshot_to_pool(self, path: str) -> None:
         """Add a frozen learner policy to this env's opponent pool (called through VecEnvs)."""
         self.pool.add_snapshot(path)
 
     def _info(self) -> dict:
-        info = {"action_mask": self.raw.action_mask(self.learner), "seat": self.agents.index(self.learner)}
+        self._learner_mask = self.raw.action_mask(self.learner)
+        info = {"action_mask": self._learner_mask.copy(), "seat": self.agents.index(self.learner)}
         if self._finished():
             info["final_rewards"] = dict(self.raw.rewards)
         return info

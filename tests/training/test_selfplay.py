@@ -109,3 +109,22 @@ def test_bad_configuration_is_rejected():
         SelfPlayEnv("hase_und_igel", seat=5, num_players=2)
     with pytest.raises(ValueError, match="unknown agent"):
         SelfPlayEnv("hase_und_igel", opponents="nobody", num_players=2)
+
+
+@pytest.mark.parametrize("game", ["hase_und_igel", "haste_bock", "volle_wolle"])
+def test_action_masks_are_the_learners_legal_actions_at_every_decision(game):
+    """The mask MaskablePPO reads is the learner's current legal actions after every reset and step,
+    and editing the copy in ``info`` does not change it."""
+    env = SelfPlayEnv(game, opponents="random", num_players=2)
+    rng = np.random.default_rng(3)
+    _, info = env.reset(seed=5)
+    for _ in range(60):
+        expected = np.zeros(env.action_space.n, dtype=bool)
+        expected[list(env.raw.legal_actions())] = True
+        assert env.raw.agent_selection == env.learner
+        np.testing.assert_array_equal(env.action_masks(), expected)
+        info["action_mask"][:] = 0  # the caller's copy only
+        np.testing.assert_array_equal(env.action_masks(), expected)
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(expected))))
+        if terminated or truncated:
+            _, info = env.reset(seed=int(rng.integers(1000)))
