@@ -180,10 +180,8 @@ def plot(result: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(labels) + 2))
     for ax, key, title in ((axes[0], "win_share", "win share (draws ½)"), (axes[1], "mean_rank", "mean rank (1 = first)")):
         values = [per[a][key] for a in labels]
-        # clamped at 0: an interval end computed in floating point (Wilson at 0 wins) can lie a
-        # hair past its estimate, and matplotlib rejects negative error bars
-        lo = [max(0.0, per[a][key] - per[a][key + "_ci"][0]) for a in labels]
-        hi = [max(0.0, per[a][key + "_ci"][1] - per[a][key]) for a in labels]
+        lo = [per[a][key] - per[a][key + "_ci"][0] for a in labels]
+        hi = [per[a][key + "_ci"][1] - per[a][key] for a in labels]
         ax.barh(labels, values, xerr=[lo, hi], color="#7a9e5a", capsize=4)
         ax.set_title(title)
         ax.invert_yaxis()

@@ -33,7 +33,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval holds p exactly; in floating point its ends can miss it by a hair (at 0 wins
+    # centre − half is ~2e-19), so they are clamped to contain p
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 _T_SMALL = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}

@@ -27,6 +27,15 @@ def test_wilson_matches_reference_values():
     assert stats.wilson(0, 0) == (0.0, 1.0)
 
 
+def test_wilson_interval_always_contains_its_estimate():
+    # at 0 or all wins the formula's float ends miss the estimate by ~1e-19 (it crashed a plot)
+    for n in (1, 7, 400, 1000, 12345):
+        for successes in (0, 0.5, 1, n / 3, n - 1, n):
+            low, high = stats.wilson(successes, n)
+            assert 0.0 <= low <= successes / n <= high <= 1.0
+    assert stats.wilson(0, 1000)[0] == 0.0 and stats.wilson(1000, 1000)[1] == 1.0
+
+
 @pytest.mark.parametrize("df, t", [(3, 3.182), (6, 2.447), (9, 2.262), (30, 2.042), (1000, 1.962)])
 def test_t_quantile(df, t):
     assert stats.t_quantile(df) == pytest.approx(t, abs=0.002)

@@ -80,14 +80,16 @@ def test_truncated_games_can_be_scored_by_standing():
 
 
 def test_plot_accepts_an_interval_end_a_hair_past_its_estimate(tmp_path):
-    """A Wilson interval at 0 wins starts at ~2e-19, not 0 (found in a 1000-game 4-player table);
-    the summary plot must still be drawn."""
+    """Wilson's formula at 0 wins gives a lower end of ~2e-19 in floating point, not 0 (found in a
+    1000-game 4-player table, where it crashed the plot); the summary plot must still be drawn."""
     from training.evaluate import plot
+    from training.stats import wilson
 
     per_agent = {
-        "strong": {"win_share": 0.49, "win_share_ci": [0.46, 0.52], "mean_rank": 1.6, "mean_rank_ci": [1.58, 1.66]},
-        "random": {"win_share": 0.0, "win_share_ci": [2.168404344971009e-19, 0.0038],
-                   "mean_rank": 3.8, "mean_rank_ci": [3.79, 3.85]},
+        "strong": {"win_share": 0.49, "win_share_ci": list(wilson(490, 1000)), "mean_rank": 1.6,
+                   "mean_rank_ci": [1.58, 1.66]},
+        "random": {"win_share": 0.0, "win_share_ci": list(wilson(0, 1000)), "mean_rank": 3.8,
+                   "mean_rank_ci": [3.79, 3.85]},
     }
     plot({"per_agent": per_agent, "game": "haste_bock", "players": 4, "games": 1000}, tmp_path / "summary.png")
     assert (tmp_path / "summary.png").read_bytes()[:4] == b"\x89PNG"
