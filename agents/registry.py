@@ -25,6 +25,12 @@ def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
     return parse_spec(parameter, game, seed)
 
 
+def _lookahead(game: str, parameter: str | None, seed: int | None) -> Agent:
+    from agents.lookahead import parse_spec
+
+    return parse_spec(parameter, game, seed)
+
+
 def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
     from agents.human import HumanAgent
 
@@ -38,6 +44,7 @@ AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
     "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
     "mcts": _mcts,
+    "lookahead": _lookahead,
     "human": _human,
 }
 

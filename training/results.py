@@ -33,16 +33,23 @@ def _ci(ci: list[float]) -> str:
 
 
 def _training_lines(labels) -> list[str]:
-    """For every ``policy:<file>.pt`` agent with a ``<file>.json`` training record (written by
-    ``training.ship``): how it was trained — command, seed, timesteps, wall time, cores."""
+    """For every ``policy:<file>.pt`` or ``lookahead:<file>.pt`` agent with a ``<file>.json``
+    training record (written by ``training.ship``): how it was trained — command, seed, timesteps
+    (or recorded games), wall time, cores."""
     lines = []
     for label in labels:
-        if not label.startswith("policy:"):
+        if not label.startswith(("policy:", "lookahead:")):
             continue
-        record_path = Path(label.split(":", 1)[1]).with_suffix(".json")
+        record_path = Path(label.split(":")[1]).with_suffix(".json")
         if not record_path.exists():
             continue
         record = json.loads(record_path.read_text())
+        if record.get("kind") == "afterstate-value":
+            games = f"{record['games']:,} recorded games, " if record.get("games") else ""
+            lines += ["", f"The value of `{label}` was fitted with `{record['command']}` (seed {record['seed']}, "
+                          f"{games}{record['samples']:,} afterstates, {record['wall_seconds'] / 60:.0f} min "
+                          f"wall time on {record['cores']} CPU cores)."]
+            continue
         invocations = record.get("invocations") or [{"command": record["command"], "from_timesteps": 0}]
         how = f"`{invocations[0]['command']}`"
         for later in invocations[1:]:  # a run continued by later commands

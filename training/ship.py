@@ -5,6 +5,10 @@
 writes ``<dest>.pt`` (the run's ``policy.pt``) and ``<dest>.json``: the exact training command,
 seed, timesteps, wall time and cores, the imitation warm start if any, and the run's final ladder
 scores. ``training.results`` shows that record next to every tournament table the policy plays in.
+
+A run of :mod:`training.fit_afterstate_value` (a directory holding ``value.pt`` and the record
+``value.json`` it wrote) ships the same way: ``<dest>.pt`` is the value file of a
+``lookahead:<dest>.pt`` player, ``<dest>.json`` its record (command, seed, games, wall time).
 """
 
 from __future__ import annotations
@@ -54,8 +58,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("dest", type=Path, help="destination without suffix, e.g. agents/trained/volle_wolle_2p")
     args = parser.parse_args(argv)
     args.dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
-    args.dest.with_suffix(".json").write_text(json.dumps(training_record(args.run), indent=2) + "\n")
+    if (args.run / "value.pt").exists():  # an afterstate value for the lookahead player
+        shutil.copyfile(args.run / "value.pt", args.dest.with_suffix(".pt"))
+        shutil.copyfile(args.run / "value.json", args.dest.with_suffix(".json"))
+    else:
+        shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
+        args.dest.with_suffix(".json").write_text(json.dumps(training_record(args.run), indent=2) + "\n")
     print(f"shipped {args.dest.with_suffix('.pt')} and {args.dest.with_suffix('.json')}")
 
 

@@ -12,16 +12,26 @@ TRAINED = Path(__file__).resolve().parents[2] / "agents" / "trained"
 
 
 def test_every_shipped_agent_loads_and_plays_legal_moves():
+    """A policy file plays as ``policy:<file>``; an afterstate value file (the Haste Bock? 4-player
+    agent) as ``lookahead:<file>``; each carries the record of the command that made it."""
+    from agents.lookahead import FORMAT as VALUE_FORMAT
+
     files = sorted(TRAINED.glob("*.pt"))
     assert files, "no shipped agents in agents/trained/"
     for path in files:
         payload = torch.load(path, weights_only=True)
         record = json.loads(path.with_suffix(".json").read_text())
-        game, players = payload["game"], payload["env_options"]["num_players"]
-        assert record["command"].startswith("python -m training.train") and record["timesteps"] > 0
+        if payload["format"] == VALUE_FORMAT:
+            game, players = payload["game"], payload["num_players"]
+            assert record["command"].startswith("python -m training.fit_afterstate_value") and record["samples"] > 0
+            spec = f"lookahead:{path}"
+        else:
+            game, players = payload["game"], payload["env_options"]["num_players"]
+            assert record["command"].startswith("python -m training.train") and record["timesteps"] > 0
+            spec = f"policy:{path}"
         env = game_module(game).raw_env(num_players=players)
         env.reset(seed=1)
-        agent = make_agent(f"policy:{path}", game)
+        agent = make_agent(spec, game)
         for _ in range(40):
             seat = env.agent_selection
             if env.terminations[seat] or env.truncations[seat]:

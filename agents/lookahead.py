@@ -1,0 +1,189 @@
+"""The Haste Bock? lookahead player: the strong heuristic's best plans, re-ranked by a learned value.
+
+At every decision the player lists its candidate plans the way ``strong`` does
+(:mod:`agents.heuristics.haste_bock`: every card × legal move × time tile, played on a light copy),
+keeps the ``width`` plans strong rates best, builds the *afterstate* of each (the position when the
+turn is over: sheep moved, marker advanced, the triggered scoring added, the card gone; see
+:mod:`agents.haste_bock_afterstate`) and plays the plan whose afterstate a learned value rates
+best. Panic rams (HB-8/HB-9) and time tiles are chosen the same way over all legal options.
+
+The value (:class:`AfterstateValue`) is a small MLP fitted by :mod:`training.fit_afterstate_value`
+to the outcomes of played games: for the afterstate seen from the player, the chance of finishing
+ahead of each other seat. A plan's worth is the expected number of players it finishes ahead of,
+i.e. minus its expected rank; a plan that ends the game is valued exactly (HB-24 places). This is
+one step of approximate policy iteration (the TD-Gammon recipe with Monte Carlo targets): the value
+describes how games go on when the recorded players continue, and choosing by it improves on the
+player that generated the data.
+
+The value file is weights-only (a plain dict of tensors and JSON-like metadata read with
+``torch.load(..., weights_only=True)``); inference runs in numpy. Command-line spec:
+``lookahead:path/to/value.pt`` (optionally ``lookahead:path.pt:width=8``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, next_card_seat, record
+from agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
+from envs.haste_bock import data as D
+from envs.haste_bock.rules import (
+    ACTION_TYPE, CARD, DISCARD_BASE, MOVE, MOVE_BASE, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE, HasteBockGame,
+)
+
+FORMAT = "meadowzoo-afterstate-value-v1"
+DEFAULT_WIDTH = 8
+
+
+class AfterstateValue:
+    """The fitted MLP: afterstate records -> chance of finishing ahead of each slot."""
+
+    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], num_players: int, meta: dict) -> None:
+        if weights[0][0].shape[1] != INPUT_SIZE:
+            raise ValueError(f"value net reads {weights[0][0].shape[1]} inputs, the encoding has {INPUT_SIZE}")
+        self.weights = weights
+        self.num_players = num_players
+        self.meta = meta
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "AfterstateValue":
+        import torch
+
+        payload = torch.load(Path(path), map_location="cpu", weights_only=True)
+        if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT})")
+        state = payload["state_dict"]
+        weights = []
+        for i in range(len(payload["hidden"]) + 1):
+            weights.append((state[f"layers.{2 * i}.weight"].numpy(), state[f"layers.{2 * i}.bias"].numpy()))
+        return cls(weights, int(payload["num_players"]), {k: v for k, v in payload.items() if k != "state_dict"})
+
+    def beats(self, records: np.ndarray) -> np.ndarray:
+        """``(batch, SLOTS)`` chances that the viewer finishes ahead of slot k (slot 0: 0.5)."""
+        x = dense(records, self.num_players)
+        for i, (w, b) in enumerate(self.weights):
+            x = x @ w.T + b
+            if i < len(self.weights) - 1:
+                x = np.maximum(x, 0.0)
+        out = np.full((len(x), SLOTS), 0.5, dtype=np.float32)
+        out[:, 1:] = 1.0 / (1.0 + np.exp(-x[:, : SLOTS - 1]))
+        return out
+
+    def worth(self, records: np.ndarray) -> np.ndarray:
+        """Expected number of players the viewer finishes ahead of (ties count half)."""
+        return self.beats(records)[:, 1:self.num_players].sum(axis=1)
+
+
+def exact_worth(scores: list[int], hands: list[list[int]], viewer: int) -> float:
+    """Players the viewer finishes ahead of when the game is over (HB-24 places, ties half)."""
+    keys = [(s, sum(c * (k % 3 + 1) for k, c in enumerate(h))) for s, h in zip(scores, hands)]
+    mine = keys[viewer]
+    return sum(1.0 if mine > k else 0.5 if mine == k else 0.0 for q, k in enumerate(keys) if q != viewer)
+
+
+class LookaheadAgent(StrongHasteBock):
+    """strong's ``width`` best plans, the one with the best learned afterstate value played."""
+
+    name = "lookahead"
+
+    def __init__(self, value: AfterstateValue, width: int = DEFAULT_WIDTH, seed: int | None = None) -> None:
+        super().__init__(seed)
+        if width < 1:
+            raise ValueError(f"width must be at least 1, got {width}")
+        self.value = value
+        self.width = width
+
+    # -- afterstates --------------------------------------------------------------------------
+    def _after_turn(self, game: HasteBockGame, moved: HasteBockGame, p: int, kind: int, in_hand: bool,
+                    tile: int) -> tuple[np.ndarray | None, float]:
+        """Record (or, when the turn ends the game, exact worth) of ``p``'s turn: ``moved`` holds
+        the board after the move, ``kind`` the card (still in ``game``'s hand if ``in_hand``)."""
+        gained, new = turn_points(moved, p, kind % 3 + 1 + tile)
+        scores = [s + g for s, g in zip(game.scores, gained)]
+        hands = [h[:] for h in game.hands]
+        if in_hand:
+            hands[p][kind] -= 1
+        tiles = [t[:] for t in game.tiles]
+        if tile:
+            tiles[p][tile - 1] -= 1
+        nxt = -1 if new >= D.PEN_2 else next_card_seat(hands, new, p)
+        if nxt < 0:
+            return None, exact_worth(scores, hands, p)
+        return record(moved.pos, moved.facing, new, scores, hands, tiles, nxt, p), 0.0
+
+    def _pick(self, options: list[tuple[float, int, np.ndarray | None, float]]) -> int:
+        """Best action of ``(strong value, action, record or None, exact worth)`` options."""
+        recs = [o[2] for o in options if o[2] is not None]
+        worths = iter(self.value.worth(np.stack(recs)) if recs else [])
+        scored = [(float(next(worths)) if rec is not None else exact, strong, -a) for strong, a, rec, exact in options]
+        best = max(range(len(options)), key=lambda i: scored[i])
+        return options[best][1]
+
+    def _turn_options(self, game: HasteBockGame, plans: list[tuple[float, int, int]], in_hand: bool) -> list:
+        p = game.player
+        options = []
+        for strong_value, action, move in plans:
+            kind = (action - DISCARD_BASE if action >= DISCARD_BASE else action) if in_hand else game.card_kind
+            if move < 0:
+                moved = light_copy(game)
+            else:
+                t = ACTION_TYPE[move - MOVE_BASE]
+                moved = self._moved(game, t, move - TYPE_BASE[t])
+            for tile in tile_options(game, p):
+                rec, exact = self._after_turn(game, moved, p, kind, in_hand, tile)
+                options.append((strong_value, action, rec, exact))
+        return options
+
+    def _top(self, plans: list) -> list:
+        return sorted(plans, key=lambda plan: (-plan[0], plan[1], plan[2]))[: self.width]
+
+    def act(self, env: Any, agent: str) -> int:
+        game: HasteBockGame = env.game
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        p = game.player
+        if game.pending == CARD:
+            discard = legal[0] >= DISCARD_BASE
+            kinds = [a - DISCARD_BASE if discard else a for a in legal]
+            return self._pick(self._turn_options(game, self._top(self._plans(game, kinds, discard)), True))
+        if game.pending == MOVE:
+            scored = self.action_values(game, legal) or []
+            plans = self._top([(v, a, a) for v, a in scored])
+            return self._pick(self._turn_options(game, plans, False))
+        if game.pending == TILE:
+            moved = light_copy(game)
+            options = []
+            for a in legal:
+                rec, exact = self._after_turn(game, moved, p, game.card_kind, False, a - TILE_BASE)
+                options.append((0.0, a, rec, exact))
+            return self._pick(options)
+        if game.pending == PANIC:
+            options = []
+            nxt = next_card_seat(game.hands, game.time, p)
+            for a in legal:
+                g = light_copy(game)
+                m = a - PANIC_BASE
+                g._ram(m >> 6, (m >> 3) & 7, (m & 7) + 1)
+                options.append((0.0, a, record(g.pos, g.facing, g.time, g.scores, g.hands, g.tiles, nxt, p), 0.0))
+            return self._pick(options)
+        return self.choose(legal)
+
+
+def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadAgent:
+    """``path.pt`` or ``path.pt:width=K`` (the registry's ``lookahead:`` parameter)."""
+    if game != "haste_bock":
+        raise ValueError(f"the lookahead player is for haste_bock, not {game!r}")
+    if not parameter:
+        raise ValueError("lookahead needs a value file: lookahead:path/to/value.pt")
+    path, *settings = parameter.split(":")
+    width = DEFAULT_WIDTH
+    for setting in settings:
+        key, _, raw = setting.partition("=")
+        if key != "width" or not raw.isdigit():
+            raise ValueError(f"unknown lookahead setting {setting!r}; only width=K")
+        width = int(raw)
+    return LookaheadAgent(AfterstateValue.from_file(path), width=width, seed=seed)

@@ -1,0 +1,118 @@
+"""Played Haste Bock? games as (afterstate, outcome) samples for fitting an afterstate value.
+
+Every game is played by heuristic (or lookahead) players on the bare rules engine. After every
+completed turn and every panic ram, the afterstate (:mod:`agents.haste_bock_afterstate`) is
+recorded once per *viewer*: each seat whose player the value is meant to describe (the seats
+named in ``viewers``; a value "for strong play" should not learn from how a random player fares).
+When the game ends, each sample gets its viewer's outcome against every other slot:
+
+* ``beats[k]``: 1 if the viewer finished ahead of slot ``k`` (HB-24 places: score, then unused
+  card values), 0.5 if tied, 0 if behind (slot 0, the viewer itself, is 0.5);
+* ``gains[k]``: the points slot ``k`` still scored after the afterstate;
+* ``episodes``: ``game index * 8 + viewer seat``, the sequence a sample belongs to (samples of one
+  episode are in play order), for bootstrapped targets (:mod:`training.fit_afterstate_value`).
+
+The expected sum of ``beats`` is the viewer's expected number of beaten players, i.e. minus its
+expected rank: the quantity the 4-player acceptance criterion (mean rank) is about.
+
+Games are seeded one by one from a master seed (``SeedSequence([master, index])``, as in
+:mod:`training.tournament`), so a data set is the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+import numpy as np
+
+from agents.haste_bock_afterstate import RECORD_SIZE, SLOTS, next_card_seat, record, slot_colours
+from envs.haste_bock.rules import CARD, MOVE, OVER, PANIC, TILE, HasteBockGame
+from training.tournament import game_seed
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Agent spec per seat and which seats' point of view is recorded."""
+
+    specs: tuple[str, ...]
+    viewers: tuple[int, ...]
+
+
+def lineup_for(index: int, pool: list[tuple[str, ...]], viewer_spec: str) -> Lineup:
+    """Game ``index``'s lineup: pool entries in turn, rotated through the seats, so every spec
+    sits in every seat equally often; the seats playing ``viewer_spec`` are the viewers."""
+    base = pool[index % len(pool)]
+    shift = (index // len(pool)) % len(base)
+    specs = tuple(base[(i + shift) % len(base)] for i in range(len(base)))
+    return Lineup(specs, tuple(i for i, s in enumerate(specs) if s == viewer_spec))
+
+
+def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], viewer_spec: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One game: ``(records (m, RECORD_SIZE) int16, beats (m, SLOTS) float32, gains (m, SLOTS)
+    float32, episodes (m,) int64)``."""
+    from agents import make_agent
+
+    from envs import game_module
+
+    lineup = lineup_for(index, pool, viewer_spec)
+    seed = game_seed(master_seed, index)
+    n = len(lineup.specs)
+    env = game_module("haste_bock").raw_env(num_players=n)
+    env.reset(seed=seed)
+    sub = np.random.SeedSequence(seed).generate_state(n, np.uint64)  # as training.tournament seeds seats
+    players = [make_agent(spec, "haste_bock", seed=int(s >> 1)) for spec, s in zip(lineup.specs, sub)]
+    game: HasteBockGame = env.game
+    recs: list[np.ndarray] = []
+    owners: list[int] = []
+    score_at: list[list[int]] = []
+    while game.pending != OVER:
+        seat = env.agent_selection
+        mover, before = game.player, game.pending
+        env.step(players[mover].act(env, seat))
+        game = env.game
+        turn_over = before == PANIC or (
+            before in (MOVE, TILE, CARD) and not (game.pending in (MOVE, TILE) and game.player == mover)
+        )
+        if not turn_over:
+            continue
+        nxt = -1 if game.pending == OVER else next_card_seat(game.hands, game.time, mover)
+        for viewer in lineup.viewers:
+            recs.append(record(game.pos, game.facing, game.time, game.scores, game.hands, game.tiles,
+                               nxt, viewer))
+            owners.append(viewer)
+            score_at.append(list(game.scores))
+    places = game.places()
+    final = game.scores
+    beats = np.zeros((len(recs), SLOTS), dtype=np.float32)
+    gains = np.zeros((len(recs), SLOTS), dtype=np.float32)
+    for i, (viewer, then) in enumerate(zip(owners, score_at)):
+        for slot, seat in enumerate(slot_colours(n, viewer)[:n]):
+            mine, theirs = places[viewer], places[seat]
+            beats[i, slot] = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+            gains[i, slot] = final[seat] - then[seat]
+    records = np.stack(recs) if recs else np.zeros((0, RECORD_SIZE), dtype=np.int16)
+    episodes = index * 8 + np.array(owners, dtype=np.int64)
+    return records, beats, gains, episodes
+
+
+def _play_range(args: tuple) -> tuple[np.ndarray, ...]:
+    start, stop, master_seed, pool, viewer_spec = args
+    parts = [play_and_record(i, master_seed, pool, viewer_spec) for i in range(start, stop)]
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))
+
+
+def generate(games: int, master_seed: int, pool: list[tuple[str, ...]], viewer_spec: str = "strong",
+             workers: int = 1, chunk: int = 50) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Samples of ``games`` games (indices 0..games-1), in game order whatever ``workers``."""
+    for specs in pool:
+        if viewer_spec not in specs:
+            raise ValueError(f"lineup {specs} has no {viewer_spec!r} seat to record")
+    jobs = [(s, min(s + chunk, games), master_seed, pool, viewer_spec) for s in range(0, games, chunk)]
+    if workers > 1:
+        with get_context("fork").Pool(workers) as pool_:
+            parts = pool_.map(_play_range, jobs)
+    else:
+        parts = [_play_range(job) for job in jobs]
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))  # type: ignore[return-value]

@@ -1,0 +1,248 @@
+"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`agents.lookahead`).
+
+One *round* of approximate policy iteration:
+
+1. play ``--games`` seeded games with the lineups of ``--pool`` (each lineup rotated through the
+   seats) and record every afterstate from the seats of ``--viewer`` (:mod:`training.afterstate_data`);
+2. fit an MLP to the outcomes: per other slot, the chance that the viewer finishes ahead of it
+   (binary cross-entropy on 1 / 0.5 / 0), plus the points every slot still scores (mean squared
+   error, a helper target that shapes the hidden layers); the last ``--holdout`` share of games is
+   held out and its losses are printed every epoch;
+3. optionally (``--td-rounds R``) refit R times on bootstrapped TD(λ) targets: the target of a
+   sample mixes the current net's prediction at the viewer's next sample with that sample's own
+   target (``G_t = (1-λ) V(x_{t+1}) + λ G_{t+1}``, the final outcome at the end). Whole-game
+   outcomes carry the noise of every later die roll and move; bootstrapping trades most of it for
+   the net's own (smoother) judgement, so sibling plans are told apart with less data;
+4. write the weights-only value file (``--out``) the ``lookahead:<file>`` player loads.
+
+A second round plays ``--viewer lookahead:<round-1 file>`` so the value learns how its own player
+continues. Everything is seeded (``--seed`` for the games, ``--fit-seed`` for the net), torch runs
+on one thread per process for reproducibility, and the command line is stored in the file.
+
+Example (the shipped 4-player agent's command is in ``agents/trained/README.md``)::
+
+    python -m training.fit_afterstate_value --players 4 --games 20000 --epochs 6 \\
+        --pool strong,strong,greedy,random --pool strong,strong,strong,strong --out runs/hb4_value.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense
+from agents.lookahead import FORMAT
+from training.afterstate_data import generate
+
+
+def build_net(hidden: list[int]):
+    """MLP with ``layers`` = Linear, ReLU, …, Linear (the keys AfterstateValue.from_file reads):
+    outputs the beats logits of slots 1..3, then the gains of slots 0..3 (/ 10)."""
+    import torch.nn as nn
+
+    class ValueNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list = []
+            width = INPUT_SIZE
+            for h in hidden:
+                layers += [nn.Linear(width, h), nn.ReLU()]
+                width = h
+            layers.append(nn.Linear(width, (SLOTS - 1) + SLOTS))
+            self.layers = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return self.layers(x)
+
+    return ValueNet()
+
+
+def predict_beats(net, records: np.ndarray, num_players: int, batch: int = 16384) -> np.ndarray:
+    """The net's ``(n, SLOTS)`` chances of finishing ahead of each slot (slot 0: 0.5)."""
+    import torch
+
+    out = np.full((len(records), SLOTS), 0.5, dtype=np.float32)
+    with torch.no_grad():
+        for i in range(0, len(records), batch):
+            logits = net(torch.from_numpy(dense(records[i:i + batch], num_players)))[:, : SLOTS - 1]
+            out[i:i + batch, 1:] = torch.sigmoid(logits).numpy()
+    return out
+
+
+def td_lambda_targets(predicted: np.ndarray, outcomes: np.ndarray, episodes: np.ndarray, lam: float) -> np.ndarray:
+    """λ-returns per sample: ``G_t = (1-λ) V_{t+1} + λ G_{t+1}`` along each episode (samples of
+    one episode are in play order), ``G`` = the final outcome at an episode's last sample."""
+    order = np.lexsort((np.arange(len(episodes)), episodes))  # grouped by episode, play order kept
+    ep = episodes[order]
+    last = np.r_[ep[1:] != ep[:-1], True]
+    targets = outcomes.copy()
+    # steps to the end of its episode, per grouped sample; a sample's successor is the next one
+    group_end = np.flatnonzero(last)
+    end_of = group_end[np.searchsorted(group_end, np.arange(len(ep)))]
+    to_end = end_of - np.arange(len(ep))
+    g = outcomes[order].copy()
+    v = predicted[order]
+    for k in range(1, int(to_end.max(initial=0)) + 1):  # all samples k steps from the end at once
+        i = np.flatnonzero(to_end == k)
+        g[i] = (1 - lam) * v[i + 1] + lam * g[i + 1]
+    targets[order] = g
+    return targets
+
+
+def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: int, hidden: list[int],
+        epochs: int, batch_size: int, lr: float, holdout: float, seed: int, log=print, net=None,
+        heldout_beats: np.ndarray | None = None):
+    """Train the net (a new one, or go on training ``net``); returns it and the per-epoch
+    held-out losses (against ``heldout_beats``, default ``beats``: a TD refit trains on
+    bootstrapped targets but is still scored against the real outcomes)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    split = int(len(records) * (1 - holdout))  # records are in game order: the tail is unseen games
+    net = net if net is not None else build_net(hidden)
+    optimiser = torch.optim.Adam(net.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    mask = torch.zeros(SLOTS - 1)
+    mask[: num_players - 1] = 1.0
+
+    scored = beats if heldout_beats is None else heldout_beats
+
+    def losses(idx: np.ndarray, targets: np.ndarray = beats):
+        x = torch.from_numpy(dense(records[idx], num_players))
+        out = net(x)
+        target = torch.from_numpy(targets[idx][:, 1:])
+        bce = F.binary_cross_entropy_with_logits(out[:, : SLOTS - 1], target, weight=mask.expand_as(target))
+        mse = F.mse_loss(out[:, SLOTS - 1:], torch.from_numpy(gains[idx] / 10.0))
+        return bce, mse
+
+    history: list[dict] = []
+    steps = max(1, epochs * (split // batch_size))
+    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
+    for epoch in range(epochs):
+        order = rng.permutation(split)
+        net.train()
+        for start in range(0, split - batch_size + 1, batch_size):
+            bce, mse = losses(order[start:start + batch_size])
+            optimiser.zero_grad()
+            (bce + 0.25 * mse).backward()
+            optimiser.step()
+            scheduler.step()
+        net.eval()
+        with torch.no_grad():
+            held = np.arange(split, len(records))
+            parts = [losses(held[i:i + 8192], scored) for i in range(0, len(held), 8192)]
+            sizes = [min(8192, len(held) - i) for i in range(0, len(held), 8192)]
+            bce = sum(float(b) * s for (b, _), s in zip(parts, sizes)) / max(1, sum(sizes))
+            mse = sum(float(m) * s for (_, m), s in zip(parts, sizes)) / max(1, sum(sizes))
+        history.append({"epoch": epoch + 1, "heldout_bce": bce, "heldout_mse": mse})
+        log(f"epoch {epoch + 1}/{epochs}: held-out beats BCE {bce:.4f}, gains MSE {mse:.4f}")
+    return net, history
+
+
+def baseline_bce(beats: np.ndarray, num_players: int, split: int) -> float:
+    """Held-out BCE of the best constant guess (the training share per slot): the bar to clear."""
+    train, held = beats[:split, 1:num_players], beats[split:, 1:num_players]
+    p = np.clip(train.mean(axis=0), 1e-6, 1 - 1e-6)
+    return float(-(held * np.log(p) + (1 - held) * np.log(1 - p)).mean())
+
+
+def save_value(net, path: str | Path, num_players: int, hidden: list[int], note: dict) -> Path:
+    import torch
+
+    payload = {
+        "format": FORMAT,
+        "game": "haste_bock",
+        "num_players": num_players,
+        "input_size": INPUT_SIZE,
+        "hidden": list(hidden),
+        "note": json.dumps(note),
+        "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()},
+    }
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(payload, path)
+    return path
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=0, help="master seed of the recorded games")
+    ap.add_argument("--pool", action="append", default=None,
+                    help="comma-separated lineup (one spec per seat); repeat for several lineups")
+    ap.add_argument("--viewer", default="strong", help="the spec whose seats are recorded")
+    ap.add_argument("--hidden", default="256,256")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch-size", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--holdout", type=float, default=0.05)
+    ap.add_argument("--fit-seed", type=int, default=0)
+    ap.add_argument("--td-rounds", type=int, default=0, help="refits on TD(λ) targets after the first fit")
+    ap.add_argument("--td-lambda", type=float, default=0.7)
+    ap.add_argument("--td-epochs", type=int, default=2, help="epochs of every TD refit")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    args.pool = [tuple(p.split(",")) for p in (args.pool or ["strong,strong,greedy,random"])]
+    for lineup in args.pool:
+        if len(lineup) != args.players:
+            ap.error(f"lineup {','.join(lineup)} has {len(lineup)} seats, --players is {args.players}")
+    args.hidden = [int(h) for h in args.hidden.split(",") if h]
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    started = time.time()
+    data = Path(args.data) if args.data else None
+    if data is not None and data.exists():
+        stored = np.load(data)
+        records, beats, gains, episodes = (stored[k] for k in ("records", "beats", "gains", "episodes"))
+        print(f"{len(records)} afterstates read from {data}")
+    else:
+        records, beats, gains, episodes = generate(args.games, args.seed, args.pool, args.viewer,
+                                                   workers=args.workers)
+        print(f"{len(records)} afterstates of {args.games} games recorded in {time.time() - started:.0f} s")
+        if data is not None:
+            data.parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(data, records=records, beats=beats, gains=gains, episodes=episodes)
+    split = int(len(records) * (1 - args.holdout))
+    print(f"constant-guess held-out BCE {baseline_bce(beats, args.players, split):.4f}")
+    net, history = fit(records, beats, gains, args.players, args.hidden, args.epochs, args.batch_size,
+                       args.lr, args.holdout, args.fit_seed)
+    for r in range(args.td_rounds):
+        targets = td_lambda_targets(predict_beats(net, records, args.players), beats, episodes, args.td_lambda)
+        print(f"TD(λ={args.td_lambda}) round {r + 1}/{args.td_rounds} (held-out losses against the outcomes):")
+        net, more = fit(records, targets, gains, args.players, args.hidden, args.td_epochs, args.batch_size,
+                        args.lr * 0.5, args.holdout, args.fit_seed + r + 1, net=net,
+                        heldout_beats=beats)
+        history += more
+    wall = time.time() - started
+    command = "python -m training.fit_afterstate_value " + " ".join(sys.argv[1:] if argv is None else argv)
+    record = {
+        "kind": "afterstate-value",
+        "command": command,
+        "seed": args.seed,
+        "games": args.games if not (data is not None and data.exists()) else None,
+        "samples": int(len(records)),
+        "wall_seconds": round(wall),
+        "cores": os.cpu_count(),
+        "history": history,
+    }
+    path = save_value(net, args.out, args.players, args.hidden, record)
+    Path(args.out).with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"value written to {path} and its record to {Path(args.out).with_suffix('.json')} ({wall:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
