@@ -55,11 +55,14 @@ class AfterstateValue:
         payload = torch.load(Path(path), map_location="cpu", weights_only=True)
         if not isinstance(payload, dict) or payload.get("format") != FORMAT:
             raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT})")
-        state = payload["state_dict"]
-        weights = []
-        for i in range(len(payload["hidden"]) + 1):
-            weights.append((state[f"layers.{2 * i}.weight"].numpy(), state[f"layers.{2 * i}.bias"].numpy()))
-        return cls(weights, int(payload["num_players"]), {k: v for k, v in payload.items() if k != "state_dict"})
+        try:
+            state = payload["state_dict"]
+            weights = [(state[f"layers.{2 * i}.weight"].numpy(), state[f"layers.{2 * i}.bias"].numpy())
+                       for i in range(len(payload["hidden"]) + 1)]
+            num_players = int(payload["num_players"])
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"{path}: malformed afterstate value file ({err!r} missing or wrong)") from err
+        return cls(weights, num_players, {k: v for k, v in payload.items() if k != "state_dict"})
 
     def beats(self, records: np.ndarray) -> np.ndarray:
         """``(batch, SLOTS)`` chances that the viewer finishes ahead of slot k (slot 0: 0.5)."""
@@ -142,6 +145,9 @@ class LookaheadAgent(StrongHasteBock):
 
     def act(self, env: Any, agent: str) -> int:
         game: HasteBockGame = env.game
+        if game.num_agents != self.value.num_players:
+            raise ValueError(f"this afterstate value was fitted for {self.value.num_players} players; "
+                             f"the game has {game.num_agents}")
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]

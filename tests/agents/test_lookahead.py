@@ -166,6 +166,21 @@ def test_lookahead_with_width_one_plays_like_strong(value_file):
     assert lookahead.act(env, "player_0") in [a for v, a in scored if v >= best - 1e-9]
 
 
+def test_value_for_other_player_counts_and_malformed_files_are_refused(value_file, tmp_path):
+    import torch
+
+    env = new_env("haste_bock", players=2, seed=1)
+    agent = make_agent(f"lookahead:{value_file}", "haste_bock")
+    with pytest.raises(ValueError, match="fitted for 4 players; the game has 2"):
+        agent.act(env, env.agent_selection)
+    payload = torch.load(value_file, weights_only=True)
+    del payload["state_dict"]["layers.0.bias"]
+    broken = tmp_path / "broken.pt"
+    torch.save(payload, broken)
+    with pytest.raises(ValueError, match="malformed afterstate value file"):
+        AfterstateValue.from_file(broken)
+
+
 def test_lookahead_spec_errors_are_clear(value_file):
     with pytest.raises(ValueError, match="needs a value file"):
         make_agent("lookahead", "haste_bock")
