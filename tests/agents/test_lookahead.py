@@ -279,3 +279,40 @@ def test_fit_refuses_a_lineup_of_the_wrong_size(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--players", "4", "--pool", "strong,greedy", "--out", "x.pt"])
     assert "has 2 seats" in capsys.readouterr().err
+
+
+def test_planned_afterstate_is_the_recorded_afterstate(value_file):
+    """The value is fitted on afterstates recorded after real turns and used on afterstates the
+    player builds for its plans: at its last decision of a turn (the move, 4 players) the record
+    it builds for the chosen plan must equal the one the recorder takes once the engine has played
+    the turn (HB-9: card, move, marker, scoring; a panic roll changes no square)."""
+    from envs.haste_bock.rules import MOVE
+
+    class Recording(LookaheadAgent):
+        def _pick(self, options):
+            action = super()._pick(options)
+            self.planned = next((rec, exact) for _, a, rec, exact in options if a == action)
+            return action
+
+    player = Recording(AfterstateValue.from_file(value_file), seed=0)
+    env = new_env("haste_bock", players=4, seed=12, max_turns=200)
+    others = [make_agent(s, "haste_bock", seed=i) for i, s in enumerate(("strong", "greedy", "random"))]
+    compared = 0
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        game = env.game
+        mover, pending = game.player, game.pending
+        if mover == 0 and pending == MOVE and len(game.legal_actions()) > 1:
+            env.step(player.act(env, env.agent_selection))
+            game = env.game
+            rec, exact = player.planned
+            if rec is None:  # the plan ended the game: its worth was computed exactly
+                assert game.is_over and exact == exact_worth(game.scores, game.hands, 0)
+            else:
+                nxt = next_card_seat(game.hands, game.time, 0)
+                assert np.array_equal(rec, record(game.pos, game.facing, game.time, game.scores, game.hands,
+                                                  game.tiles, nxt, 0))
+            compared += 1
+            continue
+        agent = player if mover == 0 else others[mover - 1]
+        env.step(agent.act(env, env.agent_selection))
+    assert compared >= 8
