@@ -2,7 +2,9 @@
 
 An *afterstate* is the position right after a player finished its turn (card played, sheep moved,
 marker advanced, the triggered scoring done) and before anything random happens (a panic roll).
-Everything in it is public (HB: the cards lie open), so its value is a plain function of it. The
+Everything in it is public (HB: the cards lie open), so its value is a function of it. (The
+encoding leaves out one detail: the reverse trough or turn-back that the turn forbids the next
+player, HB-16/HB-17.) The
 lookahead player (:mod:`agents.lookahead`) builds the afterstate of every plan it considers, the
 fitting script (:mod:`training.fit_afterstate_value`) records the afterstates of played games; both
 use :func:`encode` here, so the two can never disagree.
@@ -26,7 +28,8 @@ network input (:data:`INPUT_SIZE` floats):
   rows were scored now in phase 2 and in phase 4 (HB-21, occupied rows, /8), its pair's adjacency
   (HB-19, /2) and its sheep's adjacency to Thea (HB-20, /4).
 
-Slots beyond the number of players are zeros.
+With 2/3 players the slots beyond the players hold the neutral colours' sheep (board planes and
+scoring terms) and zeros elsewhere.
 """
 
 from __future__ import annotations
@@ -76,6 +79,24 @@ def next_card_seat(hands: list[list[int]], time: int, mover: int) -> int:
         if sum(hands[seat]):
             return seat
     return -1  # nobody holds a card: the game is over
+
+
+def ends_a_turn(pending_before: int, mover: int, game) -> bool:
+    """Whether the decision ``mover`` just took (at ``pending_before``) finished its turn or panic
+    ram: a panic ram always does; a card, move or time tile does unless the same player still has
+    to move or pick a tile for it (HB-9)."""
+    from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE
+
+    if pending_before == PANIC:
+        return True
+    return pending_before in (MOVE, TILE, CARD) and not (game.pending in (MOVE, TILE) and game.player == mover)
+
+
+def game_record(game, mover: int, viewer: int) -> np.ndarray:
+    """The record of a live game right after ``mover``'s turn or panic ram, seen from ``viewer``
+    (what :mod:`training.afterstate_data` records; a rolled but unplayed die is left out)."""
+    nxt = -1 if game.is_over else next_card_seat(game.hands, game.time, mover)
+    return record(game.pos, game.facing, game.time, game.scores, game.hands, game.tiles, nxt, viewer)
 
 
 def record(pos: list[int], facing: int, time: int, scores: list[int], hands: list[list[int]],

@@ -10,10 +10,13 @@ best. Panic rams (HB-8/HB-9) and time tiles are chosen the same way over all leg
 The value (:class:`AfterstateValue`) is a small MLP fitted by :mod:`training.fit_afterstate_value`
 to the outcomes of played games: for the afterstate seen from the player, the chance of finishing
 ahead of each other seat. A plan's worth is the expected number of players it finishes ahead of,
-i.e. minus its expected rank; a plan that ends the game is valued exactly (HB-24 places). This is
-one step of approximate policy iteration (the TD-Gammon recipe with Monte Carlo targets): the value
-describes how games go on when the recorded players continue, and choosing by it improves on the
-player that generated the data.
+i.e. minus its expected rank; a plan that ends the game is valued exactly (HB-24 places, with 3
+players after the HB-22 tile penalty). This is one step of approximate policy iteration, as in
+TD-Gammon: the value (fitted on outcomes, then on TD(λ) targets) describes how games go on when the
+recorded players continue, and choosing by it improves on the player that generated the data.
+
+The value is fitted for one player count on the default rules (occupied-row scoring, the
+RECONSTRUCTED rule data); the player refuses other games rather than misjudge them.
 
 The value file is weights-only (a plain dict of tensors and JSON-like metadata read with
 ``torch.load(..., weights_only=True)``); inference runs in numpy. Command-line spec:
@@ -52,7 +55,12 @@ class AfterstateValue:
     def from_file(cls, path: str | Path) -> "AfterstateValue":
         import torch
 
-        payload = torch.load(Path(path), map_location="cpu", weights_only=True)
+        try:
+            payload = torch.load(Path(path), map_location="cpu", weights_only=True)
+        except FileNotFoundError:
+            raise
+        except Exception as err:  # not a torch file, or one holding more than tensors and plain data
+            raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT}): {err}") from err
         if not isinstance(payload, dict) or payload.get("format") != FORMAT:
             raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT})")
         try:
@@ -80,8 +88,12 @@ class AfterstateValue:
         return self.beats(records)[:, 1:self.num_players].sum(axis=1)
 
 
-def exact_worth(scores: list[int], hands: list[list[int]], viewer: int) -> float:
-    """Players the viewer finishes ahead of when the game is over (HB-24 places, ties half)."""
+def exact_worth(scores: list[int], hands: list[list[int]], viewer: int, tiles: list[list[int]] | None = None,
+                tile_penalty: int = 0) -> float:
+    """Players the viewer finishes ahead of when the game is over (HB-24 places, ties half); with
+    3 players each unused time tile first costs ``tile_penalty`` points (HB-22)."""
+    if len(scores) == 3 and tiles is not None:
+        scores = [s - tile_penalty * sum(t) for s, t in zip(scores, tiles)]
     keys = [(s, sum(c * (k % 3 + 1) for k, c in enumerate(h))) for s, h in zip(scores, hands)]
     mine = keys[viewer]
     return sum(1.0 if mine > k else 0.5 if mine == k else 0.0 for q, k in enumerate(keys) if q != viewer)
@@ -114,7 +126,7 @@ class LookaheadAgent(StrongHasteBock):
             tiles[p][tile - 1] -= 1
         nxt = -1 if new >= D.PEN_2 else next_card_seat(hands, new, p)
         if nxt < 0:
-            return None, exact_worth(scores, hands, p)
+            return None, exact_worth(scores, hands, p, tiles, game.rule_data["unused_tile_penalty"])
         return record(moved.pos, moved.facing, new, scores, hands, tiles, nxt, p), 0.0
 
     def _pick(self, options: list[tuple[float, int, np.ndarray | None, float]]) -> int:
@@ -148,6 +160,9 @@ class LookaheadAgent(StrongHasteBock):
         if game.num_agents != self.value.num_players:
             raise ValueError(f"this afterstate value was fitted for {self.value.num_players} players; "
                              f"the game has {game.num_agents}")
+        if game.phase2_rows != "occupied" or game.rule_data != D.DEFAULT_RULE_DATA:
+            raise ValueError("this afterstate value was fitted on the default rules (phase2_rows='occupied', "
+                             "no rule_data changes); the game uses others")
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -170,6 +185,9 @@ class LookaheadAgent(StrongHasteBock):
         if game.pending == PANIC:
             options = []
             nxt = next_card_seat(game.hands, game.time, p)
+            if nxt < 0:  # the last card was played: a ram moves no score, the result stands
+                worth = exact_worth(game.scores, game.hands, p, game.tiles, game.rule_data["unused_tile_penalty"])
+                return self._pick([(0.0, a, None, worth) for a in legal])
             for a in legal:
                 g = light_copy(game)
                 m = a - PANIC_BASE

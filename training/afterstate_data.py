@@ -26,8 +26,8 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from agents.haste_bock_afterstate import RECORD_SIZE, SLOTS, next_card_seat, record, slot_colours
-from envs.haste_bock.rules import CARD, MOVE, OVER, PANIC, TILE, HasteBockGame
+from agents.haste_bock_afterstate import RECORD_SIZE, SLOTS, ends_a_turn, game_record, slot_colours
+from envs.haste_bock.rules import OVER, HasteBockGame
 from training.tournament import game_seed
 
 
@@ -72,15 +72,10 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
         mover, before = game.player, game.pending
         env.step(players[mover].act(env, seat))
         game = env.game
-        turn_over = before == PANIC or (
-            before in (MOVE, TILE, CARD) and not (game.pending in (MOVE, TILE) and game.player == mover)
-        )
-        if not turn_over:
+        if not ends_a_turn(before, mover, game):
             continue
-        nxt = -1 if game.pending == OVER else next_card_seat(game.hands, game.time, mover)
         for viewer in lineup.viewers:
-            recs.append(record(game.pos, game.facing, game.time, game.scores, game.hands, game.tiles,
-                               nxt, viewer))
+            recs.append(game_record(game, mover, viewer))
             owners.append(viewer)
             score_at.append(list(game.scores))
     places = game.places()

@@ -106,7 +106,11 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    split = int(len(records) * (1 - holdout))  # records are in game order: the tail is unseen games
+    # records are in game order: the tail is the last games (the one game at the cut is split)
+    split = int(len(records) * (1 - holdout))
+    if split < batch_size:
+        raise ValueError(f"{split} training samples are fewer than one batch of {batch_size}: "
+                         "record more games or lower --holdout / --batch-size")
     net = net if net is not None else build_net(hidden)
     optimiser = torch.optim.Adam(net.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
@@ -120,6 +124,8 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
         out = net(x)
         target = torch.from_numpy(targets[idx][:, 1:])
         bce = F.binary_cross_entropy_with_logits(out[:, : SLOTS - 1], target, weight=mask.expand_as(target))
+        if num_players < SLOTS:  # mean over the real slots only, comparable with baseline_bce
+            bce = bce * (SLOTS - 1) / (num_players - 1)
         mse = F.mse_loss(out[:, SLOTS - 1:], torch.from_numpy(gains[idx] / 10.0))
         return bce, mse
 
@@ -193,6 +199,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    if args.players not in (2, 3, 4):
+        ap.error(f"--players must be 2, 3 or 4, got {args.players}")
+    for name, value, low, high in (("--holdout", args.holdout, 0.0, 1.0), ("--td-lambda", args.td_lambda, 0.0, 1.0)):
+        if not low <= value <= high or (name == "--holdout" and value in (0.0, 1.0)):
+            ap.error(f"{name} must lie in {'(0, 1)' if name == '--holdout' else '[0, 1]'}, got {value}")
+    for name in ("games", "epochs", "batch_size", "workers"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.data is not None and not args.data.endswith(".npz"):
+        ap.error(f"--data must name a .npz file, got {args.data!r}")
     args.pool = [tuple(p.split(",")) for p in (args.pool or ["strong,strong,greedy,random"])]
     for lineup in args.pool:
         if len(lineup) != args.players:
@@ -205,8 +221,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     started = time.time()
     data = Path(args.data) if args.data else None
-    if data is not None and data.exists():
+    recipe = {"players": args.players, "games": args.games, "seed": args.seed,
+              "pool": [list(lineup) for lineup in args.pool], "viewer": args.viewer}
+    reused = data is not None and data.exists()
+    if reused:
         stored = np.load(data)
+        stored_recipe = json.loads(str(stored["recipe"])) if "recipe" in stored else None
+        if stored_recipe != recipe:
+            raise SystemExit(f"{data} was recorded with {stored_recipe}, not with this command's {recipe}; "
+                             "give another --data file")
         records, beats, gains, episodes = (stored[k] for k in ("records", "beats", "gains", "episodes"))
         print(f"{len(records)} afterstates read from {data}")
     else:
@@ -215,7 +238,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{len(records)} afterstates of {args.games} games recorded in {time.time() - started:.0f} s")
         if data is not None:
             data.parent.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(data, records=records, beats=beats, gains=gains, episodes=episodes)
+            np.savez_compressed(data, records=records, beats=beats, gains=gains, episodes=episodes,
+                                recipe=json.dumps(recipe))
     split = int(len(records) * (1 - args.holdout))
     print(f"constant-guess held-out BCE {baseline_bce(beats, args.players, split):.4f}")
     net, history = fit(records, beats, gains, args.players, args.hidden, args.epochs, args.batch_size,
@@ -233,7 +257,8 @@ def main(argv: list[str] | None = None) -> None:
         "kind": "afterstate-value",
         "command": command,
         "seed": args.seed,
-        "games": args.games if not (data is not None and data.exists()) else None,
+        "games": args.games,
+        "data_reused": reused,
         "samples": int(len(records)),
         "wall_seconds": round(wall),
         "cores": os.cpu_count(),

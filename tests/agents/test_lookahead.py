@@ -281,12 +281,27 @@ def test_fit_refuses_a_lineup_of_the_wrong_size(capsys):
     assert "has 2 seats" in capsys.readouterr().err
 
 
-def test_planned_afterstate_is_the_recorded_afterstate(value_file):
-    """The value is fitted on afterstates recorded after real turns and used on afterstates the
-    player builds for its plans: at its last decision of a turn (the move, 4 players) the record
-    it builds for the chosen plan must equal the one the recorder takes once the engine has played
-    the turn (HB-9: card, move, marker, scoring; a panic roll changes no square)."""
-    from envs.haste_bock.rules import MOVE
+
+
+@pytest.fixture(scope="module")
+def value_file_3p(tmp_path_factory):
+    """A 3-player value net (3 players: time tiles, HB-22), fitted for one epoch on a few games."""
+    records, beats, gains, _ = generate(6, 4, [("strong", "strong", "greedy")])
+    net, _ = fit(records, beats, gains, 3, [16], epochs=1, batch_size=64, lr=1e-3, holdout=0.2, seed=0,
+                 log=lambda *_: None)
+    return save_value(net, tmp_path_factory.mktemp("value3") / "value.pt", 3, [16], {"test": True})
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_planned_afterstate_is_the_recorded_afterstate(players, value_file, value_file_3p):
+    """The value is fitted on afterstates the recorder takes after real turns and used on
+    afterstates the player builds for its plans: whenever the player's decision finishes its turn
+    (a move with 4 players, a time tile with 3, a discard, a panic ram — also the opening rams at
+    time 0) the record it built for the chosen option must equal the recorder's record of the game
+    once the engine has played it (HB-9: card, move, marker, scoring; a panic roll moves no sheep);
+    a plan that ends the game is valued exactly (HB-24, with 3 players after the HB-22 penalty)."""
+    from agents.haste_bock_afterstate import ends_a_turn, game_record
+    from envs.haste_bock.rules import MOVE, PANIC, TILE
 
     class Recording(LookaheadAgent):
         def _pick(self, options):
@@ -294,25 +309,111 @@ def test_planned_afterstate_is_the_recorded_afterstate(value_file):
             self.planned = next((rec, exact) for _, a, rec, exact in options if a == action)
             return action
 
-    player = Recording(AfterstateValue.from_file(value_file), seed=0)
-    env = new_env("haste_bock", players=4, seed=12, max_turns=200)
-    others = [make_agent(s, "haste_bock", seed=i) for i, s in enumerate(("strong", "greedy", "random"))]
-    compared = 0
-    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-        game = env.game
-        mover, pending = game.player, game.pending
-        if mover == 0 and pending == MOVE and len(game.legal_actions()) > 1:
+    path = value_file if players == 4 else value_file_3p
+    kinds: dict[int, int] = {}
+    for seed in range(3):
+        player = Recording(AfterstateValue.from_file(path), seed=seed)
+        env = new_env("haste_bock", players=players, seed=20 + seed, max_turns=400)
+        others = [make_agent(s, "haste_bock", seed=i) for i, s in enumerate(("strong", "random", "greedy"))]
+        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            game = env.game
+            mover, pending = game.player, game.pending
+            if mover != 0:
+                env.step(others[mover - 1].act(env, env.agent_selection))
+                continue
+            player.planned = None
             env.step(player.act(env, env.agent_selection))
             game = env.game
+            if player.planned is None or not ends_a_turn(pending, 0, game):
+                continue
             rec, exact = player.planned
-            if rec is None:  # the plan ended the game: its worth was computed exactly
-                assert game.is_over and exact == exact_worth(game.scores, game.hands, 0)
+            if rec is None:  # the plan ended the game; the engine's final scores include HB-22
+                assert game.is_over
+                assert exact == exact_worth(game.scores, game.hands, 0)
             else:
-                nxt = next_card_seat(game.hands, game.time, 0)
-                assert np.array_equal(rec, record(game.pos, game.facing, game.time, game.scores, game.hands,
-                                                  game.tiles, nxt, 0))
-            compared += 1
-            continue
-        agent = player if mover == 0 else others[mover - 1]
-        env.step(agent.act(env, env.agent_selection))
-    assert compared >= 8
+                assert np.array_equal(rec, game_record(game, 0, 0))
+            kinds[pending] = kinds.get(pending, 0) + 1
+    assert kinds.get(PANIC, 0) >= 2 and kinds.get(TILE if players == 3 else MOVE, 0) >= 10, kinds
+
+
+def test_exact_worth_with_three_players_counts_the_tile_penalty():
+    """HB-22: with 3 players each unused time tile costs 2 points at the end (before HB-24 places)."""
+    empty = [0] * 21
+    hands = [empty, empty, empty]
+    # 20 points with one tile left (18) is behind 19 points with none
+    assert exact_worth([20, 19, 5], hands, 0, [[1, 0, 0], [0, 0, 0], [0, 0, 0]], 2) == 1.0
+    assert exact_worth([20, 19, 5], hands, 0, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], 2) == 2.0
+
+
+def test_lookahead_reads_no_hidden_information(value_file):
+    """Only future dice are hidden (HB 'Observation principle'): reseeding the game's die generator
+    never changes the player's decision."""
+    player = make_agent(f"lookahead:{value_file}", "haste_bock", seed=0)
+    strong = make_agent("strong", "haste_bock", seed=1)
+    env = new_env("haste_bock", players=4, seed=31, max_turns=400)
+    checked = 0
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        if env.game.player == 0:
+            actions = set()
+            for die_seed in (1, 2, 3):
+                twin = env.clone()
+                twin.game.rng = np.random.default_rng(die_seed)
+                actions.add(player.act(twin, twin.agent_selection))
+            assert len(actions) == 1
+            checked += 1
+            env.step(actions.pop())
+        else:
+            env.step(strong.act(env, env.agent_selection))
+    assert checked >= 20
+
+
+def test_lookahead_refuses_other_rules(value_file):
+    env = new_env("haste_bock", players=4, seed=1, phase2_rows="consecutive")
+    with pytest.raises(ValueError, match="default rules"):
+        make_agent(f"lookahead:{value_file}", "haste_bock").act(env, env.agent_selection)
+
+
+def test_a_file_that_is_not_a_value_file_is_refused(tmp_path):
+    text = tmp_path / "notes.pt"
+    text.write_text("not a torch file")
+    with pytest.raises(ValueError, match="not a meadowzoo afterstate value file"):
+        AfterstateValue.from_file(text)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--players", "5"], "--players must be 2, 3 or 4"),
+    (["--holdout", "1"], "--holdout must lie in"),
+    (["--td-lambda", "3"], "--td-lambda must lie in"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--batch-size", "0"], "--batch-size must be at least 1"),
+    (["--data", "games"], "must name a .npz file"),
+])
+def test_fit_arguments_are_checked(flags, message, capsys):
+    from training.fit_afterstate_value import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(flags + ["--out", "x.pt"])
+    assert message in capsys.readouterr().err
+
+
+def test_fit_refuses_a_training_set_smaller_than_a_batch():
+    records, beats, gains, _ = generate(1, 0, [("strong", "strong", "greedy", "random")])
+    with pytest.raises(ValueError, match="fewer than one batch"):
+        fit(records, beats, gains, 4, [8], epochs=1, batch_size=len(records), lr=1e-3, holdout=0.5, seed=0)
+
+
+def test_stored_games_are_reused_only_by_the_command_that_recorded_them(tmp_path):
+    import json
+
+    from training.fit_afterstate_value import main as fit_main
+
+    data = str(tmp_path / "games.npz")
+    argv = ["--games", "2", "--seed", "1", "--epochs", "1", "--hidden", "8", "--batch-size", "32", "--workers", "1",
+            "--data", data, "--out", str(tmp_path / "v.pt")]
+    fit_main(argv)
+    first = json.loads((tmp_path / "v.json").read_text())
+    assert first["games"] == 2 and first["data_reused"] is False
+    fit_main(argv)
+    assert json.loads((tmp_path / "v.json").read_text())["data_reused"] is True
+    with pytest.raises(SystemExit, match="was recorded with"):
+        fit_main(["--games", "2", "--seed", "2"] + argv[4:])
