@@ -63,6 +63,18 @@ _ADJ = np.array(ADJ, dtype=np.int64)
 CARD_VALUES = np.tile(np.array([1, 2, 3], dtype=np.float32), 7)
 
 
+def outcomes(places: list[int], viewer: int) -> list[float]:
+    """Per seat: 1 if ``viewer`` finished ahead of it (HB-24 ``places``, 0 = best), 0.5 if tied
+    (the viewer itself too), 0 if behind."""
+    mine = places[viewer]
+    return [1.0 if mine < theirs else 0.5 if mine == theirs else 0.0 for theirs in places]
+
+
+def recorded_scores(records: np.ndarray) -> np.ndarray:
+    """The scores of ``(…, RECORD_SIZE)`` records, in slot order (viewer first)."""
+    return records[..., _SCORES]
+
+
 def slot_colours(num_players: int, viewer: int) -> list[int]:
     """The colour of every slot: the seats from the viewer on, then the neutral colours."""
     return [(viewer + k) % num_players for k in range(num_players)] + list(range(num_players, SLOTS))

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, next_card_seat, record
+from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record
 from agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from envs.haste_bock import data as D
 from envs.haste_bock.rules import (
@@ -88,15 +88,19 @@ class AfterstateValue:
         return self.beats(records)[:, 1:self.num_players].sum(axis=1)
 
 
-def exact_worth(scores: list[int], hands: list[list[int]], viewer: int, tiles: list[list[int]] | None = None,
-                tile_penalty: int = 0) -> float:
-    """Players the viewer finishes ahead of when the game is over (HB-24 places, ties half); with
-    3 players each unused time tile first costs ``tile_penalty`` points (HB-22)."""
-    if len(scores) == 3 and tiles is not None:
-        scores = [s - tile_penalty * sum(t) for s, t in zip(scores, tiles)]
-    keys = [(s, sum(c * (k % 3 + 1) for k, c in enumerate(h))) for s, h in zip(scores, hands)]
-    mine = keys[viewer]
-    return sum(1.0 if mine > k else 0.5 if mine == k else 0.0 for q, k in enumerate(keys) if q != viewer)
+def exact_worth(final: HasteBockGame, viewer: int) -> float:
+    """Players the viewer finishes ahead of in a game that has ended (HB-24 places, ties half)."""
+    return sum(outcomes(final.places(), viewer)) - 0.5  # the viewer's own entry is a tie
+
+
+def ended_worth(game: HasteBockGame, scores: list[int], hands: list[list[int]], tiles: list[list[int]],
+                viewer: int) -> float:
+    """:func:`exact_worth` once ``game`` ends with these scores, hands and tiles: the engine's own
+    end (HB-22 tile penalty with 3 players) is played on a twin holding them."""
+    twin = light_copy(game)
+    twin.scores, twin.hands, twin.tiles = list(scores), hands, tiles
+    twin._end()
+    return exact_worth(twin, viewer)
 
 
 class LookaheadAgent(StrongHasteBock):
@@ -126,7 +130,7 @@ class LookaheadAgent(StrongHasteBock):
             tiles[p][tile - 1] -= 1
         nxt = -1 if new >= D.PEN_2 else next_card_seat(hands, new, p)
         if nxt < 0:
-            return None, exact_worth(scores, hands, p, tiles, game.rule_data["unused_tile_penalty"])
+            return None, ended_worth(game, scores, hands, tiles, p)
         return record(moved.pos, moved.facing, new, scores, hands, tiles, nxt, p), 0.0
 
     def _pick(self, options: list[tuple[float, int, np.ndarray | None, float]]) -> int:
@@ -186,13 +190,13 @@ class LookaheadAgent(StrongHasteBock):
             options = []
             nxt = next_card_seat(game.hands, game.time, p)
             if nxt < 0:  # the last card was played: a ram moves no score, the result stands
-                worth = exact_worth(game.scores, game.hands, p, game.tiles, game.rule_data["unused_tile_penalty"])
+                worth = ended_worth(game, game.scores, game.hands, game.tiles, p)
                 return self._pick([(0.0, a, None, worth) for a in legal])
             for a in legal:
                 g = light_copy(game)
                 m = a - PANIC_BASE
                 g._ram(m >> 6, (m >> 3) & 7, (m & 7) + 1)
-                options.append((0.0, a, record(g.pos, g.facing, g.time, g.scores, g.hands, g.tiles, nxt, p), 0.0))
+                options.append((0.0, a, game_record(g, p, p), 0.0))
             return self._pick(options)
         return self.choose(legal)
 

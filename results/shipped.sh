@@ -2,7 +2,7 @@
 # The shipped trained agents (issue 6): how each was trained and the tournaments behind the README
 # tables. Training runs write runs/<name>/ (not committed); `training.ship` copies the policy (or
 # the afterstate value) and its training record to agents/trained/. Usage: bash results/shipped.sh [train|ship|evaluate] [name]
-# (names: the keys of TRAIN below, e.g. haste_bock_4p).
+# (names: the keys of TRAIN and FIT below, e.g. haste_bock_4p).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY="${MEADOWZOO_PYTHON:-.venv/bin/python}"
@@ -10,7 +10,6 @@ PY="${MEADOWZOO_PYTHON:-.venv/bin/python}"
 declare -A TRAIN=(
   [volle_wolle_2p]="--game volle_wolle --players 2 --timesteps 300000 --imitate strong --imitate-games 400 --imitate-epochs 20 --opponents strong,greedy --ladder strong --eval-every 50000 --eval-games 40 --n-envs 2 --seed 0 --out runs/vw2_bc --quiet"
   [haste_bock_2p]="--game haste_bock --players 2 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 50000 --eval-games 60 --n-envs 2 --seed 0 --out runs/hb2_ppo --quiet"
-  [haste_bock_4p]="(a learned value, not a PPO run: see FIT)"
   [hase_und_igel_2p]="--game hase_und_igel --players 2 --timesteps 100000 --advice strong --imitate strong --imitate-games 60 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0002 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 25000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hui2_ppo --quiet"
 )
 # agents that are a learned afterstate value for the lookahead player (agents/lookahead.py): the
@@ -37,7 +36,7 @@ declare -A GAMES=(
   [haste_bock_4p]=2000
 )
 step="${1:-all}"
-for name in ${2:-${!TRAIN[@]}}; do
+for name in ${2:-${!TRAIN[@]} ${!FIT[@]}}; do
   if [ -n "${FIT[$name]:-}" ]; then
     run=$(dirname "$(echo "${FIT[$name]}" | sed -E 's/.*--out ([^ ]+).*/\1/')")
   else

@@ -15,8 +15,8 @@ When the game ends, each sample gets its viewer's outcome against every other sl
 The expected sum of ``beats`` is the viewer's expected number of beaten players, i.e. minus its
 expected rank: the quantity the 4-player acceptance criterion (mean rank) is about.
 
-Games are seeded one by one from a master seed (``SeedSequence([master, index])``, as in
-:mod:`training.tournament`), so a data set is the same whatever the number of workers.
+Games are seeded one by one from a master seed and set up exactly as tournament games
+(:func:`training.tournament.start_game`), so a data set is the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from agents.haste_bock_afterstate import RECORD_SIZE, SLOTS, ends_a_turn, game_record, slot_colours
+from agents.haste_bock_afterstate import (
+    RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
+)
 from envs.haste_bock.rules import OVER, HasteBockGame
-from training.tournament import game_seed
+from training.tournament import GameTask, game_seed, start_game
 
 
 @dataclass(frozen=True)
@@ -52,21 +54,13 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One game: ``(records (m, RECORD_SIZE) int16, beats (m, SLOTS) float32, gains (m, SLOTS)
     float32, episodes (m,) int64)``."""
-    from agents import make_agent
-
-    from envs import game_module
-
     lineup = lineup_for(index, pool, viewer_spec)
-    seed = game_seed(master_seed, index)
     n = len(lineup.specs)
-    env = game_module("haste_bock").raw_env(num_players=n)
-    env.reset(seed=seed)
-    sub = np.random.SeedSequence(seed).generate_state(n, np.uint64)  # as training.tournament seeds seats
-    players = [make_agent(spec, "haste_bock", seed=int(s >> 1)) for spec, s in zip(lineup.specs, sub)]
+    env, players = start_game(GameTask(index, "haste_bock", lineup.specs, game_seed(master_seed, index),
+                                       {"num_players": n}))
     game: HasteBockGame = env.game
     recs: list[np.ndarray] = []
     owners: list[int] = []
-    score_at: list[list[int]] = []
     while game.pending != OVER:
         seat = env.agent_selection
         mover, before = game.player, game.pending
@@ -77,17 +71,15 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
         for viewer in lineup.viewers:
             recs.append(game_record(game, mover, viewer))
             owners.append(viewer)
-            score_at.append(list(game.scores))
+    records = np.stack(recs) if recs else np.zeros((0, RECORD_SIZE), dtype=np.int16)
     places = game.places()
-    final = game.scores
     beats = np.zeros((len(recs), SLOTS), dtype=np.float32)
     gains = np.zeros((len(recs), SLOTS), dtype=np.float32)
-    for i, (viewer, then) in enumerate(zip(owners, score_at)):
-        for slot, seat in enumerate(slot_colours(n, viewer)[:n]):
-            mine, theirs = places[viewer], places[seat]
-            beats[i, slot] = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-            gains[i, slot] = final[seat] - then[seat]
-    records = np.stack(recs) if recs else np.zeros((0, RECORD_SIZE), dtype=np.int16)
+    for viewer in lineup.viewers:  # a viewer's samples share its final outcome and slot order
+        mine = np.array(owners) == viewer
+        seats = slot_colours(n, viewer)[:n]
+        beats[mine, :n] = [outcomes(places, viewer)[seat] for seat in seats]
+        gains[mine, :n] = np.array([game.scores[seat] for seat in seats]) - recorded_scores(records[mine])[:, :n]
     episodes = index * 8 + np.array(owners, dtype=np.int64)
     return records, beats, gains, episodes
 

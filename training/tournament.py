@@ -65,8 +65,8 @@ def make_tasks(game: str, seatings: list[tuple[str, ...]], master_seed: int, opt
     return [GameTask(i, game, seats, game_seed(master_seed, i), dict(options or {})) for i, seats in enumerate(seatings)]
 
 
-def play_task(task: GameTask) -> dict:
-    """Play one game; the record the statistics read."""
+def start_game(task: GameTask) -> tuple[Any, list]:
+    """The raw env of ``task``, reset with its seed, and one agent per seat, each seeded from it."""
     from agents import make_agent
     from envs import game_module
 
@@ -79,6 +79,13 @@ def play_task(task: GameTask) -> dict:
     players = [make_agent(spec, task.game, seed=int(s >> 1)) for spec, s in zip(task.specs, sub)]
     for player in players:
         player.reset()
+    return env, players
+
+
+def play_task(task: GameTask) -> dict:
+    """Play one game; the record the statistics read."""
+    env, players = start_game(task)
+    seats = env.possible_agents
     thinking = [0.0] * len(seats)
     decisions = 0
     while True:

@@ -9,7 +9,7 @@ from agents import make_agent
 from agents.haste_bock_afterstate import (
     INPUT_SIZE, RECORD_SIZE, ROTATE, dense, next_card_seat, record, slot_colours,
 )
-from agents.lookahead import AfterstateValue, LookaheadAgent, exact_worth
+from agents.lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
 from envs.haste_bock.rules import HasteBockGame
 from tests.agents.helpers import new_env, play
 from training.afterstate_data import generate, lineup_for
@@ -103,9 +103,15 @@ def test_exact_worth_uses_scores_then_unused_card_values():
     empty = [0] * 21
     three = [0] * 21
     three[2] = 1  # one step card of value 3
-    assert exact_worth([5, 5, 2, 9], [empty, empty, empty, empty], 0) == 0.5 + 1.0
-    assert exact_worth([5, 5, 2, 9], [three, empty, empty, empty], 0) == 2.0
-    assert exact_worth([9, 5, 2, 9], [empty, empty, empty, empty], 3) == 2.5
+    game = HasteBockGame.from_position(BOARD)
+
+    def worth(scores, hands, viewer):
+        game.scores, game.hands = scores, hands
+        return exact_worth(game, viewer)
+
+    assert worth([5, 5, 2, 9], [empty, empty, empty, empty], 0) == 0.5 + 1.0
+    assert worth([5, 5, 2, 9], [three, empty, empty, empty], 0) == 2.0
+    assert worth([9, 5, 2, 9], [empty, empty, empty, empty], 3) == 2.5
 
 
 def test_recorded_outcomes_are_consistent_and_reproducible():
@@ -329,7 +335,7 @@ def test_planned_afterstate_is_the_recorded_afterstate(players, value_file, valu
             rec, exact = player.planned
             if rec is None:  # the plan ended the game; the engine's final scores include HB-22
                 assert game.is_over
-                assert exact == exact_worth(game.scores, game.hands, 0)
+                assert exact == exact_worth(game, 0)
             else:
                 assert np.array_equal(rec, game_record(game, 0, 0))
             kinds[pending] = kinds.get(pending, 0) + 1
@@ -341,8 +347,11 @@ def test_exact_worth_with_three_players_counts_the_tile_penalty():
     empty = [0] * 21
     hands = [empty, empty, empty]
     # 20 points with one tile left (18) is behind 19 points with none
-    assert exact_worth([20, 19, 5], hands, 0, [[1, 0, 0], [0, 0, 0], [0, 0, 0]], 2) == 1.0
-    assert exact_worth([20, 19, 5], hands, 0, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], 2) == 2.0
+    game = HasteBockGame.from_position(BOARD, num_players=3)
+    assert game.rule_data["unused_tile_penalty"] == 2
+    assert ended_worth(game, [20, 19, 5], hands, [[1, 0, 0], [0, 0, 0], [0, 0, 0]], 0) == 1.0
+    assert ended_worth(game, [20, 19, 5], hands, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], 0) == 2.0
+    assert game.scores == [0, 0, 0] and not game.is_over  # the end is played on a twin
 
 
 def test_lookahead_reads_no_hidden_information(value_file):
