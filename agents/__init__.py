@@ -1,8 +1,8 @@
-"""Players for meadowzoo games: one small :class:`~agents.base.Agent` protocol, a registry of
+"""Players for meadowzoo games: one small :class:`~meadowzoo.agents.base.Agent` protocol, a registry of
 agent names for the command line, and the players themselves."""
 
-from agents.base import Agent
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent, agent_names
+from meadowzoo.agents.base import Agent
+from meadowzoo.agents.random_agent import RandomAgent
+from meadowzoo.agents.registry import make_agent, agent_names
 
 __all__ = ["Agent", "RandomAgent", "agent_names", "make_agent"]

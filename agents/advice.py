@@ -15,9 +15,9 @@ Layout (``advice_features``), for a game with ``n`` actions, ``2 n`` float32 val
   the only legal action), 0 elsewhere; all 0 where it has no opinion.
 
 ``scale`` puts one unit at a meaningful difference per game (:data:`SCALES`). The scores come
-from :func:`agents.guides.action_scores` on the game the deciding player sees; the Hase und Igel
+from :func:`meadowzoo.agents.guides.action_scores` on the game the deciding player sees; the Hase und Igel
 lookahead resamples the unseen deck with the generator passed in, so the features read no hidden
-state. :class:`agents.advised_policy.AdvisedPolicy` adds the two blocks to its action logits with learned
+state. :class:`meadowzoo.agents.advised_policy.AdvisedPolicy` adds the two blocks to its action logits with learned
 weights, so an advised policy starts out as the heuristic and learns corrections.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.guides import action_scores
+from meadowzoo.agents.guides import action_scores
 
 #: advice sources a policy may be trained with (the heuristic whose scores are appended)
 ADVICE_KINDS = ("strong",)

@@ -1,6 +1,6 @@
 """The advised MaskablePPO policy: an MLP whose action logits also read a heuristic's advice.
 
-The observation ends with the advice block of :mod:`agents.advice` (``2 n`` values: the gap of
+The observation ends with the advice block of :mod:`meadowzoo.agents.advice` (``2 n`` values: the gap of
 every action's heuristic score to the best, then the heuristic's choice). The actor is the usual
 MLP on the whole observation; the logits are
 
@@ -21,7 +21,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 
-from agents.advice import advice_size
+from meadowzoo.agents.advice import advice_size
 
 #: starting weights of the gap and choice blocks in the logits
 INITIAL_ADVICE_WEIGHTS = (1.0, 3.0)

@@ -1,11 +1,11 @@
 """Game-specific guidance for the search player: leaf values and move priors from the heuristics.
 
-:mod:`agents.mcts` is one search for every game; what it knows about a particular game comes in
+:mod:`meadowzoo.agents.mcts` is one search for every game; what it knows about a particular game comes in
 through two plug-ins chosen by ``game.name``:
 
 * a **leaf value** — ``leaf_values(kind, game)``: one number in [-1, 1] per player for a position
   where the search stops (a rollout cut after ``depth`` decisions). ``public`` is
-  :func:`agents.values.state_values` (points / race progress only); ``strong`` is the strong
+  :func:`meadowzoo.agents.values.state_values` (points / race progress only); ``strong`` is the strong
   heuristic's own evaluation, turned into a soft lead over the other players:
 
   - Hase und Igel: minus the turns each player still needs to finish
@@ -20,7 +20,7 @@ through two plug-ins chosen by ``game.name``:
   to move (higher is better), or None where the heuristic has no opinion. The search keeps only the
   ``width`` best-scored actions at a node (progressive pruning to the heuristic's candidates).
   ``strong`` is the strong heuristic's own ranking: Haste Bock? its whole-turn plan values
-  (:meth:`~agents.heuristics.haste_bock._HasteBockAgent.action_values`), Hase und Igel its
+  (:meth:`~meadowzoo.agents.heuristics.haste_bock._HasteBockAgent.action_values`), Hase und Igel its
   one-turn lookahead values, Volle Wolle its expected values of bids
   (:meth:`StrongVolleWolle.bid_values`) and of claiming / setting dice aside
   (:meth:`StrongVolleWolle.roll_values`); picks and the black-sheep choice have no prior (few
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.values import measured_values, state_values
+from meadowzoo.agents.values import measured_values, state_values
 
 LEAF_KINDS = ("public", "strong")
 PRIOR_KINDS = ("none", "strong")
@@ -52,7 +52,7 @@ def _haste_bock_measure(game: Any) -> list[float]:
 
 
 def _volle_wolle_measure(game: Any) -> list[float]:
-    from agents.heuristics.volle_wolle import Valuer
+    from meadowzoo.agents.heuristics.volle_wolle import Valuer
 
     return [Valuer(game, p).holding_value([]) + game.wool[p] for p in range(game.num_agents)]
 
@@ -88,7 +88,7 @@ _HB_STRONG: list[Any] = []
 
 def _hui_strong():
     if not _HUI_STRONG:
-        from agents.heuristics.hase_und_igel import StrongHaseUndIgel
+        from meadowzoo.agents.heuristics.hase_und_igel import StrongHaseUndIgel
 
         _HUI_STRONG.append(StrongHaseUndIgel(seed=0))
     return _HUI_STRONG[0]
@@ -96,7 +96,7 @@ def _hui_strong():
 
 def _hb_strong():
     if not _HB_STRONG:
-        from agents.heuristics.haste_bock import StrongHasteBock
+        from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock
 
         _HB_STRONG.append(StrongHasteBock(seed=0))
     return _HB_STRONG[0]
@@ -118,8 +118,8 @@ _VW_STRONG: list[Any] = []
 
 
 def _volle_wolle_scores(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
-    from agents.heuristics.volle_wolle import StrongVolleWolle
-    from envs.volle_wolle.rules import BID, ROLL
+    from meadowzoo.agents.heuristics.volle_wolle import StrongVolleWolle
+    from meadowzoo.envs.volle_wolle.rules import BID, ROLL
 
     if not _VW_STRONG:
         _VW_STRONG.append(StrongVolleWolle(seed=0))

@@ -5,8 +5,8 @@ marker advanced, the triggered scoring done) and before anything random happens 
 Everything in it is public (HB: the cards lie open), so its value is a function of it. (The
 encoding leaves out one detail: the reverse trough or turn-back that the turn forbids the next
 player, HB-16/HB-17.) The
-lookahead player (:mod:`agents.lookahead`) builds the afterstate of every plan it considers, the
-fitting script (:mod:`training.fit_afterstate_value`) records the afterstates of played games; both
+lookahead player (:mod:`meadowzoo.agents.lookahead`) builds the afterstate of every plan it considers, the
+fitting script (:mod:`meadowzoo.training.fit_afterstate_value`) records the afterstates of played games; both
 use :func:`encode` here, so the two can never disagree.
 
 The record of one afterstate is a small int vector (:data:`RECORD_SIZE` entries, see
@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.haste_bock import data as D
-from envs.haste_bock.geometry import ADJ
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.geometry import ADJ
 
 SLOTS = 4
 KINDS = 21
@@ -97,7 +97,7 @@ def ends_a_turn(pending_before: int, mover: int, game) -> bool:
     """Whether the decision ``mover`` just took (at ``pending_before``) finished its turn or panic
     ram: a panic ram always does; a card, move or time tile does unless the same player still has
     to move or pick a tile for it (HB-9)."""
-    from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE
+    from meadowzoo.envs.haste_bock.rules import CARD, MOVE, PANIC, TILE
 
     if pending_before == PANIC:
         return True
@@ -106,7 +106,7 @@ def ends_a_turn(pending_before: int, mover: int, game) -> bool:
 
 def game_record(game, mover: int, viewer: int) -> np.ndarray:
     """The record of a live game right after ``mover``'s turn or panic ram, seen from ``viewer``
-    (what :mod:`training.afterstate_data` records; a rolled but unplayed die is left out)."""
+    (what :mod:`meadowzoo.training.afterstate_data` records; a rolled but unplayed die is left out)."""
     nxt = -1 if game.is_over else next_card_seat(game.hands, game.time, mover)
     return record(game.pos, game.facing, game.time, game.scores, game.hands, game.tiles, nxt, viewer)
 

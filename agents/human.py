@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from agents.base import Agent
+from meadowzoo.agents.base import Agent
 
 QUIT_WORDS = ("quit", "q", "exit")
 

@@ -1,13 +1,13 @@
 """The Haste Bock? lookahead player: the strong heuristic's best plans, re-ranked by a learned value.
 
 At every decision the player lists its candidate plans the way ``strong`` does
-(:mod:`agents.heuristics.haste_bock`: every card × legal move × time tile, played on a light copy),
+(:mod:`meadowzoo.agents.heuristics.haste_bock`: every card × legal move × time tile, played on a light copy),
 keeps the ``width`` plans strong rates best, builds the *afterstate* of each (the position when the
 turn is over: sheep moved, marker advanced, the triggered scoring added, the card gone; see
-:mod:`agents.haste_bock_afterstate`) and plays the plan whose afterstate a learned value rates
+:mod:`meadowzoo.agents.haste_bock_afterstate`) and plays the plan whose afterstate a learned value rates
 best. Panic rams (HB-8/HB-9) and time tiles are chosen the same way over all legal options.
 
-The value (:class:`AfterstateValue`) is a small MLP fitted by :mod:`training.fit_afterstate_value`
+The value (:class:`AfterstateValue`) is a small MLP fitted by :mod:`meadowzoo.training.fit_afterstate_value`
 to the outcomes of played games: for the afterstate seen from the player, the chance of finishing
 ahead of each other seat. A plan's worth is the expected number of players it finishes ahead of,
 i.e. minus its expected rank; a plan that ends the game is valued exactly (HB-24 places, with 3
@@ -30,10 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record
-from agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
-from envs.haste_bock import data as D
-from envs.haste_bock.rules import (
+from meadowzoo.agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record
+from meadowzoo.agents.shipped import resolve_agent_file
+from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.rules import (
     ACTION_TYPE, CARD, DISCARD_BASE, MOVE, MOVE_BASE, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE, HasteBockGame,
 )
 
@@ -214,4 +215,4 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadA
         if key != "width" or not raw.isdigit():
             raise ValueError(f"unknown lookahead setting {setting!r}; only width=K")
         width = int(raw)
-    return LookaheadAgent(AfterstateValue.from_file(path), width=width, seed=seed)
+    return LookaheadAgent(AfterstateValue.from_file(resolve_agent_file(path)), width=width, seed=seed)

@@ -18,10 +18,10 @@ The search is *information-set MCTS* with one open-loop tree (Cowling, Powley & 
   works unchanged for 2 to 6 players and for teams (team-mates share rewards).
 * A simulation plays on from the new leaf with a rollout policy (uniform random by default, or any
   registered agent, e.g. ``greedy`` or ``strong``) for at most ``depth`` decisions; a rollout cut
-  short is scored by a *leaf value* (``leaf=public``: :func:`agents.values.state_values`, a cheap
+  short is scored by a *leaf value* (``leaf=public``: :func:`meadowzoo.agents.values.state_values`, a cheap
   public-state guess; ``leaf=strong``: the strong heuristic's evaluation, see
-  :mod:`agents.guides`); a ``max_turns`` truncation scores 0 for everybody, as in the env.
-* Optional heuristic guidance (:mod:`agents.guides`, chosen by game name): with ``prior=strong``
+  :mod:`meadowzoo.agents.guides`); a ``max_turns`` truncation scores 0 for everybody, as in the env.
+* Optional heuristic guidance (:mod:`meadowzoo.agents.guides`, chosen by game name): with ``prior=strong``
   and ``width=K`` a node only considers the K actions the strong heuristic ranks best (scored once,
   on the determinization that first reaches the node; actions a later determinization allows
   outside that set are considered only when none of the set is legal there). ``tree=T`` caps the
@@ -42,9 +42,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.base import Agent
-from agents.guides import LEAF_KINDS, PRIOR_KINDS, action_scores, leaf_values, top_actions
-from envs.core.rewards import rank_rewards
+from meadowzoo.agents.base import Agent
+from meadowzoo.agents.guides import LEAF_KINDS, PRIOR_KINDS, action_scores, leaf_values, top_actions
+from meadowzoo.envs.core.rewards import rank_rewards
 
 #: rollout length cap per game (decisions after the leaf); long random games need a cut
 DEFAULT_DEPTH = {"hase_und_igel": 60, "haste_bock": 200, "volle_wolle": 200}
@@ -100,7 +100,7 @@ class MCTSAgent(Agent):
         self.game_name = game
         self._rollout_agent: Agent | None = None
         if rollout != "random":
-            from agents.registry import make_agent  # late: the registry imports this module
+            from meadowzoo.agents.registry import make_agent  # late: the registry imports this module
 
             self._rollout_agent = make_agent(rollout, game, seed=None)
         self.seed(seed)

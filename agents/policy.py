@@ -4,10 +4,10 @@ A policy file (``*.pt``) is a plain dictionary written by :func:`save_policy` an
 ``torch.load(..., weights_only=True)``: tensors plus JSON-like metadata (game, env options, network
 layout, observation and action sizes). No pickled code is ever executed when loading; the network
 is rebuilt from the metadata as a sb3-contrib ``MaskableActorCriticPolicy`` (or its
-:class:`~agents.advised_policy.AdvisedPolicy` subclass) and the weights are copied in.
+:class:`~meadowzoo.agents.advised_policy.AdvisedPolicy` subclass) and the weights are copied in.
 
 An *advised* policy (metadata ``advice``, e.g. ``"strong"``) reads the observation followed by the
-heuristic's advice block (:mod:`agents.advice`): its action logits are the MLP's plus learned
+heuristic's advice block (:mod:`meadowzoo.agents.advice`): its action logits are the MLP's plus learned
 weights times the advice's gap and choice blocks, so it starts as the heuristic and learns where to
 depart from it. :class:`PolicyAgent` computes the advice itself at play time from the game it sees.
 
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.advice import check_advice, env_advice
-from agents.base import Agent
+from meadowzoo.agents.advice import check_advice, env_advice
+from meadowzoo.agents.base import Agent
 
 FORMAT = "meadowzoo-policy-v1"
 
@@ -71,7 +71,7 @@ def load_policy(path: str | Path) -> Any:
     action_space = spaces.Discrete(payload["num_actions"])
     policy_class = MaskableActorCriticPolicy
     if payload.get("advice") is not None:
-        from agents.advised_policy import AdvisedPolicy
+        from meadowzoo.agents.advised_policy import AdvisedPolicy
 
         try:
             check_advice(payload["advice"])

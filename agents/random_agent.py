@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from meadowzoo.agents.base import Agent
 
 
 class RandomAgent(Agent):

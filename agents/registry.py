@@ -6,33 +6,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.base import Agent
-from agents.heuristics import heuristic
-from agents.random_agent import RandomAgent
+from meadowzoo.agents.base import Agent
+from meadowzoo.agents.heuristics import heuristic
+from meadowzoo.agents.random_agent import RandomAgent
+from meadowzoo.agents.shipped import resolve_agent_file
 
 
 def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
-    from agents.policy import PolicyAgent
+    from meadowzoo.agents.policy import PolicyAgent
 
     if not parameter:
         raise ValueError("policy needs a file: policy:path/to/agent.pt")
-    return PolicyAgent.from_file(parameter, game=game, seed=seed)
+    return PolicyAgent.from_file(resolve_agent_file(parameter), game=game, seed=seed)
 
 
 def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
-    from agents.mcts import parse_spec
+    from meadowzoo.agents.mcts import parse_spec
 
     return parse_spec(parameter, game, seed)
 
 
 def _lookahead(game: str, parameter: str | None, seed: int | None) -> Agent:
-    from agents.lookahead import parse_spec
+    from meadowzoo.agents.lookahead import parse_spec
 
     return parse_spec(parameter, game, seed)
 
 
 def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
-    from agents.human import HumanAgent
+    from meadowzoo.agents.human import HumanAgent
 
     return HumanAgent(seed)
 

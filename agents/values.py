@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from envs.core.game import Game
+from meadowzoo.envs.core.game import Game
 
 
 def soft_lead(points: list[float], scale: float) -> list[float]:
@@ -29,7 +29,7 @@ def hase_und_igel_progress(game) -> list[float]:
     """Race progress per player: squares covered by its runners (a finished runner counts as the
     Goal plus a bonus for finishing early), minus a toll per uneaten lettuce (each costs a stop on
     a lettuce square before the Goal) and for carrots that must still be shed before finishing."""
-    from envs.hase_und_igel import data
+    from meadowzoo.envs.hase_und_igel import data
 
     rpp = game.rpp
     progress = []

@@ -39,7 +39,7 @@ def _factories() -> dict[str, object]:
     from pettingzoo.classic import connect_four_v3
 
     from benchmarks.speed import CONFIGS
-    from envs.registry import GAMES, game_module
+    from meadowzoo.envs.registry import GAMES, game_module
 
     found = {C4: connect_four_v3.raw_env}
     for game in GAMES:
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    from envs.registry import GAMES
+    from meadowzoo.envs.registry import GAMES
 
     unknown = set(args.game or ()) - set(GAMES)
     if unknown:

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-import envs
-from envs.registry import GAMES, game_module
+import meadowzoo  # noqa: F401  (registers the games)
+from meadowzoo.envs.registry import GAMES, game_module
 
 #: configurations measured per game: (label, kwargs)
 CONFIGS: dict[str, list[tuple[str, dict]]] = {

@@ -1,12 +1,12 @@
 """Hase und Igel, version 0: ``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``.
 
-See :mod:`envs.hase_und_igel.env` for the full specification (options, observation, action mask,
+See :mod:`meadowzoo.envs.hase_und_igel.env` for the full specification (options, observation, action mask,
 every action index, rewards).
 """
 
-from envs.core.aec import wrap
-from envs.hase_und_igel.env import HaseUndIgelEnv
-from envs.hase_und_igel.env import __doc__ as _spec
+from meadowzoo.envs.core.aec import wrap
+from meadowzoo.envs.hase_und_igel.env import HaseUndIgelEnv
+from meadowzoo.envs.hase_und_igel.env import __doc__ as _spec
 
 __doc__ = (__doc__ or "") + "\n" + (_spec or "")
 

@@ -1,6 +1,6 @@
-"""Haste Bock? as a PettingZoo AEC environment (see :mod:`envs.haste_bock.env` for the full spec).
+"""Haste Bock? as a PettingZoo AEC environment (see :mod:`meadowzoo.envs.haste_bock.env` for the full spec).
 
->>> from envs import haste_bock_v0
+>>> from meadowzoo.envs import haste_bock_v0
 >>> env = haste_bock_v0.env(num_players=3, render_mode="ansi")
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.aec import wrap
-from envs.haste_bock.env import HasteBockEnv
-from envs.haste_bock.env import __doc__ as __doc__  # noqa: F401  (the spec table)
+from meadowzoo.envs.core.aec import wrap
+from meadowzoo.envs.haste_bock.env import HasteBockEnv
+from meadowzoo.envs.haste_bock.env import __doc__ as __doc__  # noqa: F401  (the spec table)
 
 
 def raw_env(**kwargs: Any) -> HasteBockEnv:

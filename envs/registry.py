@@ -1,6 +1,6 @@
 """The list of meadowzoo games and their registration with PettingZoo.
 
-``import envs`` registers every game, after which
+``import meadowzoo`` registers every game, after which
 ``pettingzoo.make("aec", "meadowzoo/<game>-v0", **kwargs)`` builds the wrapped env.
 """
 
@@ -12,13 +12,16 @@ from types import ModuleType
 
 import pettingzoo
 
+from meadowzoo.envs.core.plugin import GamePlugin
+
 NAMESPACE = "meadowzoo"
 
-#: game name -> module with ``env()`` and ``raw_env()``
+#: game name -> the module declaring its :class:`~meadowzoo.envs.core.plugin.GamePlugin`. The one
+#: place where game names are dispatched: adding a game is its folder plus one line here.
 GAMES: dict[str, str] = {
-    "hase_und_igel": "envs.hase_und_igel_v0",
-    "haste_bock": "envs.haste_bock_v0",
-    "volle_wolle": "envs.volle_wolle_v0",
+    "hase_und_igel": "meadowzoo.envs.hase_und_igel.plugin",
+    "haste_bock": "meadowzoo.envs.haste_bock.plugin",
+    "volle_wolle": "meadowzoo.envs.volle_wolle.plugin",
 }
 
 
@@ -26,17 +29,22 @@ def env_id(game: str) -> str:
     return f"{NAMESPACE}/{game}-v0"
 
 
-def game_module(game: str) -> ModuleType:
-    """The ``<game>_v0`` module of a game name; a clear error for unknown names."""
+def plugin(game: str) -> GamePlugin:
+    """The plug-in of a game name; a clear error for unknown names."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose from {sorted(GAMES)}")
-    return importlib.import_module(GAMES[game])
+    return importlib.import_module(GAMES[game]).PLUGIN
+
+
+def game_module(game: str) -> ModuleType:
+    """The ``<game>_v0`` module of a game name (``env()``, ``raw_env()``)."""
+    return importlib.import_module(plugin(game).env_module)
 
 
 def register_all() -> None:
-    for game, module in GAMES.items():
+    for game in GAMES:
         if env_id(game) in pettingzoo.aec_registry:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            pettingzoo.register("aec", env_id(game), entry_point=f"{module}:env")
+            pettingzoo.register("aec", env_id(game), entry_point=f"{plugin(game).env_module}:env")

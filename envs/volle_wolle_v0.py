@@ -1,14 +1,14 @@
 """Volle Wolle v0 entry points, PettingZoo style: ``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``.
 
-See :mod:`envs.volle_wolle.env` for the documentation (observation, actions, rewards, options).
+See :mod:`meadowzoo.envs.volle_wolle.env` for the documentation (observation, actions, rewards, options).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from envs.core.aec import wrap
-from envs.volle_wolle.env import raw_env as _raw_env
+from meadowzoo.envs.core.aec import wrap
+from meadowzoo.envs.volle_wolle.env import raw_env as _raw_env
 
 __all__ = ["env", "raw_env"]
 

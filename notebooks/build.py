@@ -31,8 +31,8 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
                      "frames of a seeded game), what an observation and an action mask look like, and the "
                      "random and heuristic players against each other. Rules: `shared/rules/`; the full "
                      f"specification is the docstring of `envs/{game}/env.py`."),
-        ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport envs\nfrom envs import {game}_v0\n"
-                 "from agents import make_agent\n"
+        ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport meadowzoo\nfrom envs import {game}_v0\n"
+                 "from meadowzoo.agents import make_agent\n"
                  f"env = {game}_v0.raw_env(num_players={players}, render_mode='rgb_array')\nenv.reset(seed=7)\n"
                  "print(env.possible_agents, env.action_space('player_0'))"),
         ("markdown", "## A seeded game in pictures\nThe `strong` heuristic plays every seat; we keep a frame "
@@ -59,8 +59,8 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
                  "others = [a for a in env.possible_agents if a != agent]\n"
                  "print('other masks empty:', all(not env.observe(a)['action_mask'].any() for a in others))"),
         ("markdown", "## Random against the heuristics\nA few seat-balanced two-player games each (the full "
-                     "tables with confidence intervals come from `training.evaluate`, see the README)."),
-        ("code", "from training.evaluate import evaluate\n"
+                     "tables with confidence intervals come from `meadowzoo.training.evaluate`, see the README)."),
+        ("code", "from meadowzoo.training.evaluate import evaluate\n"
                  f"game = '{game}'\n"
                  "for hero, opponent in [('greedy', 'random'), ('strong', 'greedy')]:\n"
                  "    pair = evaluate(game, 2, [hero, opponent], games=10, seed=1, progress=False)['head_to_head'][f'{hero}|{opponent}']\n"
@@ -73,12 +73,12 @@ def training_notebook() -> list[tuple[str, str]]:
         ("markdown", "# Training walk-through\n\nA short self-play MaskablePPO run on Volle Wolle (2 players): "
                      "the Gymnasium view, the training command, the learning curve. Real runs use the same "
                      "command with more timesteps (see the README's results table)."),
-        ("code", "import gymnasium, numpy as np, training\n"
+        ("code", "import gymnasium, numpy as np, meadowzoo\n"
                  "view = gymnasium.make('meadowzoo/VolleWolle-v0', opponents='random,greedy', num_players=2)\n"
                  "obs, info = view.reset(seed=0)\n"
                  "print(view.observation_space, view.action_space, 'learner seat', info['seat'])\n"
                  "print('legal actions now:', np.flatnonzero(info['action_mask']))"),
-        ("code", "import tempfile, csv\nfrom training.train import main\n"
+        ("code", "import tempfile, csv\nfrom meadowzoo.training.train import main\n"
                  "out = tempfile.mkdtemp()\n"
                  "final = main(['--game', 'volle_wolle', '--players', '2', '--timesteps', '2048', '--n-envs', '1',\n"
                  "              '--n-steps', '256', '--batch-size', '64', '--eval-every', '512', '--eval-games', '8',\n"
@@ -89,8 +89,8 @@ def training_notebook() -> list[tuple[str, str]]:
                  "plt.plot(steps, [float(r['score_vs_random']) for r in rows], marker='o', label='vs random')\n"
                  "plt.xlabel('timesteps'); plt.ylabel('score (1 = always first)'); plt.ylim(0, 1); plt.legend(); plt.show()"),
         ("markdown", "The policy is saved weights-only (`policy.pt`) and plays as `policy:<path>` in "
-                     "`training.evaluate` and `training.play`."),
-        ("code", "from agents import make_agent\nagent = make_agent(f'policy:{out}/policy.pt', 'volle_wolle')\nprint(agent.name)"),
+                     "`meadowzoo.training.evaluate` and `meadowzoo.training.play`."),
+        ("code", "from meadowzoo.agents import make_agent\nagent = make_agent(f'policy:{out}/policy.pt', 'volle_wolle')\nprint(agent.name)"),
     ]
 
 
@@ -100,7 +100,7 @@ def evaluation_notebook() -> list[tuple[str, str]]:
                      "and mean ranks with 95% intervals, per-seat results and ratings (OpenSkill for any number "
                      "of players, Bradley–Terry Elo). First a small live tournament, then the stored 400-game "
                      "acceptance runs behind the README tables."),
-        ("code", "from training.evaluate import evaluate, agent_table, seat_table\n"
+        ("code", "from meadowzoo.training.evaluate import evaluate, agent_table, seat_table\n"
                  "live = evaluate('haste_bock', 4, ['strong', 'greedy', 'random', 'random'], games=8, seed=0, progress=False)\n"
                  "print(agent_table(live))\nprint(seat_table(live))"),
         ("code", "import json\nfrom pathlib import Path\nimport matplotlib.pyplot as plt\n"

@@ -25,7 +25,7 @@ ORDER=(vw_2p_greedy_vs_random vw_2p_strong_vs_greedy vw_4p_ladder hui_2p_greedy_
 for name in "${@:-${ORDER[@]}}"; do
   mkdir -p "results/$name"
   echo "== $name: ${RUNS[$name]}"
-  PYTHONPATH=. "$PY" -m training.evaluate ${RUNS[$name]} --seed 0 --workers 2 --out "results/$name" \
+  PYTHONPATH=. "$PY" -m meadowzoo.training.evaluate ${RUNS[$name]} --seed 0 --workers 2 --out "results/$name" \
     > "results/$name/run.log" 2>&1 || echo "   failed: see results/$name/run.log"
   tail -n 3 "results/$name/run.log" | head -n 1
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shipped trained agents (issue 6): how each was trained and the tournaments behind the README
-# tables. Training runs write runs/<name>/ (not committed); `training.ship` copies the policy (or
+# tables. Training runs write runs/<name>/ (not committed); `meadowzoo.training.ship` copies the policy (or
 # the afterstate value) and its training record to agents/trained/. Usage: bash results/shipped.sh [train|ship|evaluate] [name]
 # (names: the keys of TRAIN and FIT below, e.g. haste_bock_4p).
 set -uo pipefail
@@ -13,7 +13,7 @@ declare -A TRAIN=(
   [hase_und_igel_2p]="--game hase_und_igel --players 2 --timesteps 100000 --advice strong --imitate strong --imitate-games 60 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0002 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 25000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hui2_ppo --quiet"
 )
 # agents that are a learned afterstate value for the lookahead player (agents/lookahead.py): the
-# arguments of training.fit_afterstate_value (the run directory is the folder of --out)
+# arguments of meadowzoo.training.fit_afterstate_value (the run directory is the folder of --out)
 declare -A FIT=(
   [haste_bock_4p]="--players 4 --games 24000 --seed 11 --pool strong,strong,greedy,random --pool strong,strong,greedy,random --pool strong,strong,greedy,random --pool strong,strong,strong,strong --epochs 4 --hidden 128,128 --td-rounds 2 --td-lambda 0.7 --out runs/hb4_value/value.pt"
 )
@@ -47,21 +47,21 @@ for name in ${2:-${!TRAIN[@]} ${!FIT[@]}}; do
     continued=$(echo "${CONTINUE[$name]}" | sed -E 's/.*--out ([^ ]+).*/\1/')
   fi
   if { [ "$step" = train ] || [ "$step" = all ]; } && [ -n "${FIT[$name]:-}" ]; then
-    PYTHONPATH=. "$PY" -m training.fit_afterstate_value ${FIT[$name]}
+    PYTHONPATH=. "$PY" -m meadowzoo.training.fit_afterstate_value ${FIT[$name]}
   elif [ "$step" = train ] || [ "$step" = all ]; then
-    PYTHONPATH=. "$PY" -m training.train ${TRAIN[$name]}
+    PYTHONPATH=. "$PY" -m meadowzoo.training.train ${TRAIN[$name]}
     if [ -n "$continued" ]; then
       rm -rf "$continued" && cp -r "$run" "$continued"
-      PYTHONPATH=. "$PY" -m training.train ${CONTINUE[$name]}
+      PYTHONPATH=. "$PY" -m meadowzoo.training.train ${CONTINUE[$name]}
     fi
   fi
   [ -n "$continued" ] && run="$continued"
   if [ "$step" = ship ] || [ "$step" = all ]; then
-    PYTHONPATH=. "$PY" -m training.ship "$run" "agents/trained/$name"
+    PYTHONPATH=. "$PY" -m meadowzoo.training.ship "$run" "agents/trained/$name"
   fi
   if [ "$step" = evaluate ] || [ "$step" = all ]; then
     mkdir -p "results/${name}_trained"
-    PYTHONPATH=. "$PY" -m training.evaluate ${EVAL[$name]} --games "${GAMES[$name]:-400}" --seed 0 --workers 2 \
+    PYTHONPATH=. "$PY" -m meadowzoo.training.evaluate ${EVAL[$name]} --games "${GAMES[$name]:-400}" --seed 0 --workers 2 \
       --out "results/${name}_trained" > "results/${name}_trained/run.log" 2>&1
     tail -n 3 "results/${name}_trained/run.log" | head -n 1
   fi

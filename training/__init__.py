@@ -1,8 +1,5 @@
 """Everything around the games: self-play view and opponent pool, training, tournaments, play.
 
-Importing this package registers the Gymnasium self-play views (``meadowzoo/HaseUndIgel-v0`` …).
+The Gymnasium self-play views (``meadowzoo/HaseUndIgel-v0`` …) are registered by ``import meadowzoo``
+(:mod:`meadowzoo.training.gym_ids`).
 """
-
-from training.selfplay import register_gymnasium
-
-register_gymnasium()

@@ -1,7 +1,7 @@
 """Played Haste Bock? games as (afterstate, outcome) samples for fitting an afterstate value.
 
 Every game is played by heuristic (or lookahead) players on the bare rules engine. After every
-completed turn and every panic ram, the afterstate (:mod:`agents.haste_bock_afterstate`) is
+completed turn and every panic ram, the afterstate (:mod:`meadowzoo.agents.haste_bock_afterstate`) is
 recorded once per *viewer*: each seat whose player the value is meant to describe (the seats
 named in ``viewers``; a value "for strong play" should not learn from how a random player fares).
 When the game ends, each sample gets its viewer's outcome against every other slot:
@@ -10,13 +10,13 @@ When the game ends, each sample gets its viewer's outcome against every other sl
   card values), 0.5 if tied, 0 if behind (slot 0, the viewer itself, is 0.5);
 * ``gains[k]``: the points slot ``k`` still scored after the afterstate;
 * ``episodes``: ``game index * 8 + viewer seat``, the sequence a sample belongs to (samples of one
-  episode are in play order), for bootstrapped targets (:mod:`training.fit_afterstate_value`).
+  episode are in play order), for bootstrapped targets (:mod:`meadowzoo.training.fit_afterstate_value`).
 
 The expected sum of ``beats`` is the viewer's expected number of beaten players, i.e. minus its
 expected rank: the quantity the 4-player acceptance criterion (mean rank) is about.
 
 Games are seeded one by one from a master seed and set up exactly as tournament games
-(:func:`training.tournament.start_game`), so a data set is the same whatever the number of workers.
+(:func:`meadowzoo.training.tournament.start_game`), so a data set is the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from agents.haste_bock_afterstate import (
+from meadowzoo.agents.haste_bock_afterstate import (
     RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
 )
-from envs.haste_bock.rules import OVER, HasteBockGame
-from training.tournament import GameTask, game_seed, start_game
+from meadowzoo.envs.haste_bock.rules import OVER, HasteBockGame
+from meadowzoo.training.tournament import GameTask, game_seed, start_game
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Training hyperparameters, one readable place per game.
 
-Each field is a MaskablePPO argument or a setting of the self-play loop in :mod:`training.train`.
+Each field is a MaskablePPO argument or a setting of the self-play loop in :mod:`meadowzoo.training.train`.
 Values were chosen for 2-core CPU machines: a small MLP, moderate rollouts, frequent evaluation.
 """
 

@@ -1,9 +1,9 @@
 """Tournament between any agents: seat-balanced, parallel, reproducible, with intervals and ratings.
 
-    python -m training.evaluate --game hase_und_igel --players 4 \\
+    python -m meadowzoo.training.evaluate --game hase_und_igel --players 4 \\
         --agents strong,greedy,random,mcts:200 --games 400 --workers 2 --seed 0 --out results/hui_4p
 
-``--agents`` takes agent specs (``name`` or ``name:parameter``, see ``agents.registry``). With as
+``--agents`` takes agent specs (``name`` or ``name:parameter``, see ``meadowzoo.agents.registry``). With as
 many agents as seats every game seats all of them, rotating seats (``--mode table``, the default);
 with 2 players and more agents ``--mode pairs`` plays every pairing ``--games`` times, alternating
 seats. A name may repeat to fill seats (``strong,random,random,random``); repeated seats pool
@@ -29,8 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-from envs import GAMES
-from training import ratings, stats, tournament
+from meadowzoo.envs import GAMES
+from meadowzoo.training import ratings, stats, tournament
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> dict:
     result = evaluate(args.game, args.players, args.agents.split(","), args.games, seed=args.seed,
                       workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet,
                       truncated=args.truncated)
-    result["command"] = "python -m training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+    result["command"] = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     print(report(result))
     if args.out:
         write_outputs(result, args.out)

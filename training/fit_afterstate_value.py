@@ -1,9 +1,9 @@
-"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`agents.lookahead`).
+"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`meadowzoo.agents.lookahead`).
 
 One *round* of approximate policy iteration:
 
 1. play ``--games`` seeded games with the lineups of ``--pool`` (each lineup rotated through the
-   seats) and record every afterstate from the seats of ``--viewer`` (:mod:`training.afterstate_data`);
+   seats) and record every afterstate from the seats of ``--viewer`` (:mod:`meadowzoo.training.afterstate_data`);
 2. fit an MLP to the outcomes: per other slot, the chance that the viewer finishes ahead of it
    (binary cross-entropy on 1 / 0.5 / 0), plus the points every slot still scores (mean squared
    error, a helper target that shapes the hidden layers); the last ``--holdout`` share of games is
@@ -21,7 +21,7 @@ on one thread per process for reproducibility, and the command line is stored in
 
 Example (the shipped 4-player agent's command is in ``agents/trained/README.md``)::
 
-    python -m training.fit_afterstate_value --players 4 --games 20000 --epochs 6 \\
+    python -m meadowzoo.training.fit_afterstate_value --players 4 --games 20000 --epochs 6 \\
         --pool strong,strong,greedy,random --pool strong,strong,strong,strong --out runs/hb4_value.pt
 """
 
@@ -36,9 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense
-from agents.lookahead import FORMAT
-from training.afterstate_data import generate
+from meadowzoo.agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense
+from meadowzoo.agents.lookahead import FORMAT
+from meadowzoo.training.afterstate_data import generate
 
 
 def build_net(hidden: list[int]):
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
                         heldout_beats=beats)
         history += more
     wall = time.time() - started
-    command = "python -m training.fit_afterstate_value " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = "python -m meadowzoo.training.fit_afterstate_value " + " ".join(sys.argv[1:] if argv is None else argv)
     record = {
         "kind": "afterstate-value",
         "command": command,

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import make_agent
-from envs.registry import game_module
+from meadowzoo.agents import make_agent
+from meadowzoo.envs.registry import game_module
 
 
 @dataclass
@@ -65,7 +65,7 @@ def _collect_chunk(job: tuple) -> Demonstrations:
 def _collect_games(game: str, players: int, teacher: str, seed: int, indices, advice: str | None,
                    options: dict) -> Demonstrations:
     if advice is not None:
-        from agents.advice import env_advice
+        from meadowzoo.agents.advice import env_advice
     observations, masks, actions, returns = [], [], [], []
     for index in indices:
         env = game_module(game).raw_env(num_players=players, **options)

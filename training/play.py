@@ -1,11 +1,11 @@
 """Play one seeded game between any agents and show it on the terminal.
 
-    python -m training.play --game hase_und_igel --players 4 --agents random --seed 0
-    python -m training.play --game volle_wolle --players 3 --agents human,strong,mcts:200
+    python -m meadowzoo.training.play --game hase_und_igel --players 4 --agents random --seed 0
+    python -m meadowzoo.training.play --game volle_wolle --players 3 --agents human,strong,mcts:200
 
 ``--agents`` lists one agent per seat, or one name for every seat. ``--show`` picks what is
 printed: ``every`` decision's board, only the ``end``, or ``none``. A ``human`` seat is a person
-at this terminal (:mod:`agents.human`): it sees the board and the numbered legal actions at each
+at this terminal (:mod:`meadowzoo.agents.human`): it sees the board and the numbered legal actions at each
 of its decisions and types a number or an action's name; ``quit`` ends the game.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 
-from agents import agent_names, make_agent
-from agents.human import HumanQuit
-from envs import GAMES, game_module
+from meadowzoo.agents import agent_names, make_agent
+from meadowzoo.agents.human import HumanQuit
+from meadowzoo.envs import GAMES, game_module
 
 
 def play_game(game: str, agent_specs: list[str], seed: int, show: str = "end", **options) -> dict[str, float]:

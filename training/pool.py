@@ -2,7 +2,7 @@
 
 Two kinds of members: *fixed* agents named like on the command line (``random``, ``greedy``,
 ``strong``, ``mcts:50`` …) and *snapshots*, frozen copies of the learner's policy added during
-training (weights-only files, see :mod:`agents.policy`). Sampling keeps the fixed agents in the mix
+training (weights-only files, see :mod:`meadowzoo.agents.policy`). Sampling keeps the fixed agents in the mix
 — a share ``fixed_share`` of the draws, or all of them while there is no snapshot — so the learner
 never forgets how to beat the heuristic ladder while it improves against itself. Newer snapshots
 are drawn more often (weight ∝ 1 + index) and the pool keeps the ``max_snapshots`` newest.
@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents import make_agent
-from agents.base import Agent
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.base import Agent
 
 
 class OpponentPool:
@@ -35,7 +35,7 @@ class OpponentPool:
 
     def add_snapshot(self, path: str) -> None:
         """Add a frozen learner policy from a weights-only file (called in every env process)."""
-        from agents.policy import load_policy, PolicyAgent
+        from meadowzoo.agents.policy import load_policy, PolicyAgent
 
         policy = load_policy(path)
         self.snapshots.append((path, lambda: PolicyAgent(policy, name=f"snapshot:{path}")))

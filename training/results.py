@@ -1,9 +1,9 @@
 """Regenerate the results section of the README from stored tournament output.
 
-    python -m training.results            # rewrite README.md between the markers
-    python -m training.results --check    # exit 1 if README.md is not what the results give
+    python -m meadowzoo.training.results            # rewrite README.md between the markers
+    python -m meadowzoo.training.results --check    # exit 1 if README.md is not what the results give
 
-Every ``results/<name>/results.json`` written by ``python -m training.evaluate --out`` becomes one
+Every ``results/<name>/results.json`` written by ``python -m meadowzoo.training.evaluate --out`` becomes one
 table: the exact command that produced it, then per agent wins–draws–losses, win share, mean rank
 and mean margin with 95% intervals, and the ratings; for every pair of agents the head-to-head
 share with its interval and whether it is significant. Nothing in the section is typed by hand:
@@ -34,7 +34,7 @@ def _ci(ci: list[float]) -> str:
 
 def _training_lines(labels) -> list[str]:
     """For every ``policy:<file>.pt`` or ``lookahead:<file>.pt`` agent with a ``<file>.json``
-    training record (written by ``training.ship``): how it was trained — command, seed, timesteps
+    training record (written by ``meadowzoo.training.ship``): how it was trained — command, seed, timesteps
     (or recorded games), wall time, cores."""
     lines = []
     for label in labels:
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     fresh = update(args.readme, args.results, check=args.check)
     if args.check and not fresh:
-        print(f"{args.readme} is out of date: run python -m training.results", file=sys.stderr)
+        print(f"{args.readme} is out of date: run python -m meadowzoo.training.results", file=sys.stderr)
         sys.exit(1)
     print(f"{args.readme}: {'up to date' if fresh else 'updated'}")
 

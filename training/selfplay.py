@@ -1,7 +1,7 @@
 """A Gymnasium single-agent view of any meadowzoo game, for self-play training.
 
 The learner holds one seat (drawn per episode unless fixed); every other seat is played inside
-:meth:`SelfPlayEnv.step` by opponents drawn from an :class:`~training.pool.OpponentPool`
+:meth:`SelfPlayEnv.step` by opponents drawn from an :class:`~meadowzoo.training.pool.OpponentPool`
 (random, heuristics, search players, frozen snapshots of the learner). Unlike the well-known
 PettingZoo + SB3 connect-four wrapper:
 
@@ -14,12 +14,12 @@ PettingZoo + SB3 connect-four wrapper:
 
 Spaces: ``observation_space`` is the game's ``observation`` Box (the learner's egocentric view),
 followed, with ``advice="strong"``, by the strong heuristic's advice block on the learner's
-decision (:mod:`agents.advice`; for :class:`agents.advised_policy.AdvisedPolicy`);
+decision (:mod:`meadowzoo.agents.advice`; for :class:`meadowzoo.agents.advised_policy.AdvisedPolicy`);
 ``action_space`` the game's ``Discrete``. ``info`` carries ``action_mask``, ``seat`` and, at the
 end, ``final_rewards`` of every seat.
 
 Registered with Gymnasium as ``meadowzoo/HaseUndIgel-v0``, ``meadowzoo/HasteBock-v0`` and
-``meadowzoo/VolleWolle-v0`` (after ``import training``):
+``meadowzoo/VolleWolle-v0`` (after ``import meadowzoo``):
 ``gymnasium.make("meadowzoo/HaseUndIgel-v0", opponents="random,greedy", num_players=2)``.
 """
 
@@ -30,9 +30,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.advice import advice_size, check_advice, env_advice
-from envs.registry import game_module
-from training.pool import OpponentPool
+from meadowzoo.agents.advice import advice_size, check_advice, env_advice
+from meadowzoo.envs.registry import game_module
+from meadowzoo.training.pool import OpponentPool
 
 
 class SelfPlayEnv(gymnasium.Env):
@@ -141,14 +141,3 @@ class SelfPlayEnv(gymnasium.Env):
 
     def render(self) -> Any:
         return self.raw.render()
-
-
-#: Gymnasium ids of the self-play views
-GYM_IDS = {"hase_und_igel": "meadowzoo/HaseUndIgel-v0", "haste_bock": "meadowzoo/HasteBock-v0",
-           "volle_wolle": "meadowzoo/VolleWolle-v0"}
-
-
-def register_gymnasium() -> None:
-    for game, env_id in GYM_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="training.selfplay:SelfPlayEnv", kwargs={"game": game})

@@ -1,12 +1,12 @@
 """Ship a trained run as a committed agent: the weights-only policy plus a record of how it was made.
 
-    python -m training.ship runs/vw2_bc agents/trained/volle_wolle_2p
+    python -m meadowzoo.training.ship runs/vw2_bc agents/trained/volle_wolle_2p
 
 writes ``<dest>.pt`` (the run's ``policy.pt``) and ``<dest>.json``: the exact training command,
 seed, timesteps, wall time and cores, the imitation warm start if any, and the run's final ladder
-scores. ``training.results`` shows that record next to every tournament table the policy plays in.
+scores. ``meadowzoo.training.results`` shows that record next to every tournament table the policy plays in.
 
-A run of :mod:`training.fit_afterstate_value` (a directory holding ``value.pt`` and the record
+A run of :mod:`meadowzoo.training.fit_afterstate_value` (a directory holding ``value.pt`` and the record
 ``value.json`` it wrote) ships the same way: ``<dest>.pt`` is the value file of a
 ``lookahead:<dest>.pt`` player, ``<dest>.json`` its record (command, seed, games, wall time).
 """
@@ -38,7 +38,7 @@ def training_record(run: Path) -> dict:
     final = json.loads((run / "final.json").read_text())
     args = command["args"]
     return {
-        "command": "python -m training.train " + " ".join(command["argv"] or command_line(args)),
+        "command": "python -m meadowzoo.training.train " + " ".join(command["argv"] or command_line(args)),
         "args": args,
         "seed": args["seed"],
         "timesteps": final["timesteps"],
@@ -46,7 +46,7 @@ def training_record(run: Path) -> dict:
         "cores": os.cpu_count(),
         "imitation": {k: v for k, v in state.get("imitation", {}).items() if k != "losses"} or None,
         # every command that worked on the run, in order (a resumed run has more than one)
-        "invocations": [{"command": "python -m training.train " + " ".join(i["argv"]),
+        "invocations": [{"command": "python -m meadowzoo.training.train " + " ".join(i["argv"]),
                          "from_timesteps": i["from_timesteps"]} for i in state.get("invocations", [])],
         "final_ladder": final["ladder"],
     }

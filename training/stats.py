@@ -1,6 +1,6 @@
 """Tournament statistics: per agent and per seat results with 95% confidence intervals.
 
-Input is a list of game records (see :mod:`training.tournament`): per seat the agent label, the
+Input is a list of game records (see :mod:`meadowzoo.training.tournament`): per seat the agent label, the
 env's final reward and, where the game keeps points, the score. Definitions:
 
 * **win / draw / loss** — sole first place / first place shared (or a truncated game, where every

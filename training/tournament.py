@@ -67,8 +67,8 @@ def make_tasks(game: str, seatings: list[tuple[str, ...]], master_seed: int, opt
 
 def start_game(task: GameTask) -> tuple[Any, list]:
     """The raw env of ``task``, reset with its seed, and one agent per seat, each seeded from it."""
-    from agents import make_agent
-    from envs import game_module
+    from meadowzoo.agents import make_agent
+    from meadowzoo.envs import game_module
 
     env = game_module(task.game).raw_env(**task.options)
     env.reset(seed=task.seed)
@@ -121,7 +121,7 @@ def standing_rewards(game) -> list[float]:
     """Rank rewards of a game stopped early, by its standing at the cut: the game's own places
     where they are defined mid-game (points), else (Hase und Igel) each player's race positions
     (HUI-15; with two runners their sum)."""
-    from envs.core.rewards import rank_rewards
+    from meadowzoo.envs.core.rewards import rank_rewards
 
     try:
         places = game.places()

@@ -1,24 +1,24 @@
 """Self-play MaskablePPO training for any meadowzoo game.
 
-    python -m training.train --game hase_und_igel --players 2 --timesteps 200000 --seed 0
-    python -m training.train --game volle_wolle --players 4 --opponents random,greedy --n-envs 2
+    python -m meadowzoo.training.train --game hase_und_igel --players 2 --timesteps 200000 --seed 0
+    python -m meadowzoo.training.train --game volle_wolle --players 4 --opponents random,greedy --n-envs 2
 
 What it does, top to bottom:
-1. Reads the game's hyperparameters from :mod:`training.config` (command-line flags override);
+1. Reads the game's hyperparameters from :mod:`meadowzoo.training.config` (command-line flags override);
    with ``--imitate strong`` the policy is first behaviour-cloned from that agent's games
-   (:mod:`training.imitation`); with ``--advice strong`` the observation carries the strong
-   heuristic's per-action advice and the policy is :class:`agents.advised_policy.AdvisedPolicy`.
-2. Builds ``--n-envs`` self-play envs (:class:`training.selfplay.SelfPlayEnv`), one process each,
+   (:mod:`meadowzoo.training.imitation`); with ``--advice strong`` the observation carries the strong
+   heuristic's per-action advice and the policy is :class:`meadowzoo.agents.advised_policy.AdvisedPolicy`.
+2. Builds ``--n-envs`` self-play envs (:class:`meadowzoo.training.selfplay.SelfPlayEnv`), one process each,
    seeded ``seed + i``; the learner's seat is drawn per episode; opponents come from an
-   :class:`~training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
+   :class:`~meadowzoo.training.pool.OpponentPool` (the fixed ``--opponents`` plus frozen snapshots).
 3. Trains MaskablePPO with a progress bar and TensorBoard logs (``<out>/tb``).
 4. Every ``eval_every`` steps scores the current policy against each ``--ladder`` agent
-   (seat-balanced games through :mod:`training.evaluate`), logs it, appends ``<out>/evaluations.csv``, and adds a
+   (seat-balanced games through :mod:`meadowzoo.training.evaluate`), logs it, appends ``<out>/evaluations.csv``, and adds a
    frozen snapshot of the learner to every env's pool when its mean ladder score reaches
    ``snapshot_threshold``.
 5. Every ``checkpoint_every`` steps writes ``<out>/checkpoint.zip`` and ``<out>/state.json``; a run
    started again with the same ``--out`` resumes from there (at most one interval is lost).
-6. Saves the final policy weights-only to ``<out>/policy.pt`` (see :mod:`agents.policy`) and
+6. Saves the final policy weights-only to ``<out>/policy.pt`` (see :mod:`meadowzoo.agents.policy`) and
    prints the final ladder table (also ``<out>/final.json``).
 
 Same seed and same settings give the same training curve on the same machine (single-threaded
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.advice import ADVICE_KINDS
-from envs.registry import GAMES
+from meadowzoo.agents.advice import ADVICE_KINDS
+from meadowzoo.envs.registry import GAMES
 
 DEFAULT_OUT = "runs"
 
@@ -51,8 +51,8 @@ def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from training.pool import OpponentPool
-    from training.selfplay import SelfPlayEnv
+    from meadowzoo.training.pool import OpponentPool
+    from meadowzoo.training.selfplay import SelfPlayEnv
 
     def factory():
         pool = OpponentPool(game, opponents, fixed_share=fixed_share)
@@ -68,7 +68,7 @@ def make_callbacks(args, config, out: Path, state: dict):
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from agents.policy import save_policy
+    from meadowzoo.agents.policy import save_policy
 
     class Loop(BaseCallback):
         def _on_training_start(self) -> None:
@@ -115,7 +115,7 @@ def make_callbacks(args, config, out: Path, state: dict):
 def ladder_scores(args, policy_path: Path, ladder: str, games: int, seed: int) -> dict[str, tuple[float, list]]:
     """Seat-balanced games of the policy against each ladder agent (every other seat): the
     policy's share of placings ahead of that agent (ties ½) with its 95% interval."""
-    from training.evaluate import evaluate
+    from meadowzoo.training.evaluate import evaluate
 
     hero = f"policy:{policy_path}"
     scores = {}
@@ -169,7 +169,7 @@ def parse_args(argv=None):
                         help="ladder score that adds a frozen copy of the learner to the pool (above 1: never)")
     parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
     parser.add_argument("--advice", choices=ADVICE_KINDS,
-                        help="append this heuristic's advice to the observation (agents.advice, AdvisedPolicy)")
+                        help="append this heuristic's advice to the observation (meadowzoo.agents.advice, AdvisedPolicy)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
     parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
@@ -186,7 +186,7 @@ def main(argv=None) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.config import config_for
+    from meadowzoo.training.config import config_for
 
     torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
@@ -218,7 +218,7 @@ def main(argv=None) -> dict:
         state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": []}
         policy_class = "MlpPolicy"
         if args.advice:
-            from agents.advised_policy import AdvisedPolicy
+            from meadowzoo.agents.advised_policy import AdvisedPolicy
 
             policy_class = AdvisedPolicy
         model = MaskablePPO(
@@ -229,7 +229,7 @@ def main(argv=None) -> dict:
             policy_kwargs={"net_arch": list(config.net_arch)},
         )
         if args.imitate:
-            from training.imitation import agreement, collect, pretrain
+            from meadowzoo.training.imitation import agreement, collect, pretrain
 
             data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed,
                            advice=args.advice, workers=args.imitate_workers)
@@ -253,7 +253,7 @@ def main(argv=None) -> dict:
                     reset_num_timesteps=not resume, tb_log_name="ppo")
     checkpoint(model, out, state)
     vec.close()
-    from agents.policy import save_policy
+    from meadowzoo.agents.policy import save_policy
 
     policy_path = save_policy(model, out / "policy.pt", args.game, env_options(args),
                               note=f"seed={args.seed} timesteps={model.num_timesteps}", advice=args.advice)

@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import (
+from meadowzoo.agents.base import Agent
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import (
     BACK_OFFSET,
     CARD_CARROTS,
     COST,

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.base import Agent
-from envs.haste_bock import data as D
-from envs.haste_bock.geometry import ADJ
-from envs.haste_bock.rules import (
+from meadowzoo.agents.base import Agent
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.geometry import ADJ
+from meadowzoo.envs.haste_bock.rules import (
     CARD,
     DISCARD_BASE,
     HERD_T,

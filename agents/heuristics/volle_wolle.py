@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.volle_wolle import data
-from envs.volle_wolle.data import BLACK, BONE, DOG, K007, K370, WHITE
-from envs.volle_wolle.rules import (
+from meadowzoo.agents.base import Agent
+from meadowzoo.envs.volle_wolle import data
+from meadowzoo.envs.volle_wolle.data import BLACK, BONE, DOG, K007, K370, WHITE
+from meadowzoo.envs.volle_wolle.rules import (
     AVOID_BLACK,
     BID,
     BLACK_CHOICE,

@@ -1,6 +1,6 @@
 """The PettingZoo AEC adapter shared by every meadowzoo game.
 
-A game module supplies a :class:`~envs.core.game.Game` (the rules) and subclasses
+A game module supplies a :class:`~meadowzoo.envs.core.game.Game` (the rules) and subclasses
 :class:`MeadowEnv` with three things: how to build a game from the env's options
 (:meth:`MeadowEnv._new_game`), how to encode an observation from one seat
 (:meth:`MeadowEnv._encode`), and how to render. Everything else lives here once:
@@ -8,7 +8,7 @@ A game module supplies a :class:`~envs.core.game.Game` (the rules) and subclasse
 * agents ``player_0 … player_{n-1}``, ``agent_selection`` = the game's pending decision;
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
   zero for every agent but the one to move;
-* rewards only at the end, by final rank (:mod:`envs.core.rewards`); a ``max_turns`` truncation
+* rewards only at the end, by final rank (:mod:`meadowzoo.envs.core.rewards`); a ``max_turns`` truncation
   ends the game with reward 0 for everybody;
 * an illegal or malformed action raises ``ValueError`` naming the action and the legal ones, and
   leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
@@ -28,8 +28,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.game import Game
-from envs.core.rewards import rank_rewards
+from meadowzoo.envs.core.game import Game
+from meadowzoo.envs.core.rewards import rank_rewards
 
 SNAPSHOT_VERSION = 1
 INT8 = np.dtype(np.int8)

@@ -2,7 +2,7 @@
 
 A *game* is the pure rules engine of one board game: a state, the legal actions of the player whose
 decision is pending, ``apply`` and the final outcome. It knows nothing about PettingZoo, observation
-tensors or rendering; the AEC adapter (:mod:`envs.core.aec`) wraps it.
+tensors or rendering; the AEC adapter (:mod:`meadowzoo.envs.core.aec`) wraps it.
 
 Conventions shared by all games:
 

@@ -2,12 +2,12 @@
 """
 # Hase und Igel
 
-| Import             | `from envs import hase_und_igel_v0`                                 |
+| Import             | `from meadowzoo.envs import hase_und_igel_v0`                                 |
 |--------------------|---------------------------------------------------------------------|
-| Registry id        | `pettingzoo.make("aec", "meadowzoo/hase_und_igel-v0")` (after `import envs`) |
+| Registry id        | `pettingzoo.make("aec", "meadowzoo/hase_und_igel-v0")` (after `import meadowzoo`) |
 | Actions            | Discrete                                                            |
 | Parallel API       | No                                                                  |
-| Manual control     | Yes (`python -m training.play --game hase_und_igel --agents human,…`) |
+| Manual control     | Yes (`python -m meadowzoo.training.play --game hase_und_igel --agents human,…`) |
 | Agents             | `agents = ['player_0', …, 'player_{n-1}']`, n = 2…6                 |
 | Action shape       | (1,)                                                                |
 | Action values      | Discrete(70); Discrete(139) with two runners per player             |
@@ -101,9 +101,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.aec import FLOAT32, INT8, MeadowEnv
-from envs.hase_und_igel import data, render
-from envs.hase_und_igel.rules import HaseUndIgel, check_config
+from meadowzoo.envs.core.aec import FLOAT32, INT8, MeadowEnv
+from meadowzoo.envs.hase_und_igel import data, render
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel, check_config
 
 GOAL = data.GOAL
 RUNNER_FEATURES = 70

@@ -7,8 +7,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import PHASES, HaseUndIgel
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import PHASES, HaseUndIgel
 
 SYMBOL = {
     data.START_SQUARE: "S", data.GOAL_SQUARE: "Z", data.HARE: "H", data.CARROT: "C", data.LETTUCE: "L",

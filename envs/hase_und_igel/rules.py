@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, IllegalActionError
-from envs.core.snapshot import (
+from meadowzoo.envs.core.game import Game, IllegalActionError
+from meadowzoo.envs.core.snapshot import (
     require,
     require_bool_list,
     require_int,
@@ -41,7 +41,7 @@ from envs.core.snapshot import (
     rng_from_dict,
     rng_to_dict,
 )
-from envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel import data
 
 MOVE, CARD_CARROTS, EXTRA_MOVE, STUCK = 0, 1, 2, 3
 PHASES = ("move", "card_carrots", "extra_move", "stuck")

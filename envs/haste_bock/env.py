@@ -119,10 +119,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.aec import FLOAT32, MeadowEnv
-from envs.haste_bock import data as D
-from envs.haste_bock import render
-from envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame
+from meadowzoo.envs.core.aec import FLOAT32, MeadowEnv
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock import render
+from meadowzoo.envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame
 
 # observation layout (see the module docstring)
 PLANES = 0

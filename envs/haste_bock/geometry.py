@@ -3,7 +3,7 @@ trough groups, shepherd row distances and adjacency scores. All plain tuples of 
 
 from __future__ import annotations
 
-from envs.haste_bock.data import DIRS, SIZE, SQUARES
+from meadowzoo.envs.haste_bock.data import DIRS, SIZE, SQUARES
 
 
 def square_name(sq: int) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envs.haste_bock import data as D
-from envs.haste_bock.rules import PANIC, PENDING_NAMES, HasteBockGame
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.rules import PANIC, PENDING_NAMES, HasteBockGame
 
 ARROWS = "^>v<"
 SHEPHERDS = {2: "Roger", 4: "Jacques"}

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, IllegalActionError
-from envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
-from envs.haste_bock import data as D
-from envs.haste_bock.geometry import (
+from meadowzoo.envs.core.game import Game, IllegalActionError
+from meadowzoo.envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.geometry import (
     ADJ, LINE_DIRS, LINE_NAMES, LINES, NUM_DIAGONALS, NUM_LINES, RAY_MASKS, RAYS, SIDE_DIST, SIDE_GROUP,
     SIDE_SQUARE, SQ_LINE_IDS, STEP,
 )

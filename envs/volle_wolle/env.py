@@ -1,11 +1,11 @@
 """Volle Wolle — PettingZoo AEC environment.
 
 Dice-bidding for sheep cards (Zoch 2007, Alessandro Zucchini), rules VW-1 … VW-17 of
-``shared/rules/volle_wolle.md``; the forward model is :mod:`envs.volle_wolle.rules`, the card list
+``shared/rules/volle_wolle.md``; the forward model is :mod:`meadowzoo.envs.volle_wolle.rules`, the card list
 the RECONSTRUCTED data file ``envs/volle_wolle/deck.json``.
 
 ====================  ===============================================================
-Import                ``from envs import volle_wolle_v0``
+Import                ``from meadowzoo.envs import volle_wolle_v0``
 Actions               Discrete(27)
 Parallel API          no
 Manual control        no (type action strings, e.g. ``env.string_to_action("keep d12")``)
@@ -83,7 +83,7 @@ index      string                  meaning
 
 Rewards: at the end only, by final rank (first +1, last −1, linear between, ties share, VW-17).
 Options: ``num_players`` (2..6, default 4), ``deck`` (None = the RECONSTRUCTED file, a path to a
-JSON deck file, or a list of 60 card dicts; see :mod:`envs.volle_wolle.data`), ``render_mode``
+JSON deck file, or a list of 60 card dicts; see :mod:`meadowzoo.envs.volle_wolle.data`), ``render_mode``
 (``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached).
 
 Version history: v0 — first release.
@@ -96,9 +96,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.aec import INT8, MeadowEnv
-from envs.volle_wolle import data, rules
-from envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.core.aec import INT8, MeadowEnv
+from meadowzoo.envs.volle_wolle import data, rules
+from meadowzoo.envs.volle_wolle.rules import VolleWolle
 
 GLOBAL = 22
 HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
@@ -357,11 +357,11 @@ class raw_env(MeadowEnv):
 
     # ---- rendering --------------------------------------------------------------------------------
     def _render_ansi(self) -> str:
-        from envs.volle_wolle.render import render_ansi
+        from meadowzoo.envs.volle_wolle.render import render_ansi
 
         return render_ansi(self.game, self.last_action)
 
     def _render_rgb(self) -> np.ndarray:
-        from envs.volle_wolle.render import render_rgb
+        from meadowzoo.envs.volle_wolle.render import render_rgb
 
         return render_rgb(self.game)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envs.volle_wolle import data, rules
-from envs.volle_wolle.data import BID_NAMES, DIE_NAMES, card_label
-from envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.volle_wolle import data, rules
+from meadowzoo.envs.volle_wolle.data import BID_NAMES, DIE_NAMES, card_label
+from meadowzoo.envs.volle_wolle.rules import VolleWolle
 
 _PHASE_TEXT = ("bidding", "rolling", "black sheep choice", "picking cards", "game over")
 

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.game import Game, IllegalActionError
-from envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
-from envs.volle_wolle import data
-from envs.volle_wolle.data import (
+from meadowzoo.envs.core.game import Game, IllegalActionError
+from meadowzoo.envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
+from meadowzoo.envs.volle_wolle import data
+from meadowzoo.envs.volle_wolle.data import (
     BID_26_PLUS,
     BID_NAMES,
     BID_TARGETS,

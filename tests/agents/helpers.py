@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs import game_module
+from meadowzoo.envs import game_module
 
 GAMES = ("hase_und_igel", "haste_bock", "volle_wolle")
 #: short games: tests cut every game at this many player turns

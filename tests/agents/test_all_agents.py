@@ -2,7 +2,7 @@
 
 import pytest
 
-from agents import agent_names, make_agent
+from meadowzoo.agents import agent_names, make_agent
 from tests.agents.helpers import GAMES, new_env, play
 
 #: small budgets so the whole matrix stays quick; ``human`` and the Haste Bock?-only ``lookahead``
@@ -16,8 +16,8 @@ def policy_files(tmp_path_factory):
     """An untrained (freshly initialised) policy per game, saved weights-only."""
     from sb3_contrib import MaskablePPO
 
-    from agents.policy import save_policy
-    from training.selfplay import SelfPlayEnv
+    from meadowzoo.agents.policy import save_policy
+    from meadowzoo.training.selfplay import SelfPlayEnv
 
     files = {}
     for game in GAMES:

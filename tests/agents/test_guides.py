@@ -4,9 +4,9 @@ evaluations; priors rank like the strong players; pruning keeps the best actions
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.guides import action_scores, leaf_values, strong_values, top_actions
-from envs.volle_wolle import rules as vw
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.guides import action_scores, leaf_values, strong_values, top_actions
+from meadowzoo.envs.volle_wolle import rules as vw
 from tests.agents.helpers import GAMES, new_env
 
 
@@ -102,7 +102,7 @@ def test_volle_wolle_prior_ranks_bids_and_rolls_like_strong():
 
 def test_volle_wolle_roll_memo_keeps_answers():
     """The strong player's roll expectations, memoised across decisions, equal fresh ones."""
-    from agents.heuristics.volle_wolle import StrongVolleWolle
+    from meadowzoo.agents.heuristics.volle_wolle import StrongVolleWolle
 
     warm = StrongVolleWolle(seed=0)
     env = new_env("volle_wolle", players=2, seed=4, max_turns=400)

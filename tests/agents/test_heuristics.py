@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from agents import make_agent
-from agents.heuristics import heuristic
-from training.evaluate import evaluate
-from agents.heuristics.hase_und_igel import turns_table
-from agents.heuristics.volle_wolle import success_by_attempt
-from envs import game_module
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.heuristics import heuristic
+from meadowzoo.training.evaluate import evaluate
+from meadowzoo.agents.heuristics.hase_und_igel import turns_table
+from meadowzoo.agents.heuristics.volle_wolle import success_by_attempt
+from meadowzoo.envs import game_module
 
 GAMES = ("hase_und_igel", "haste_bock", "volle_wolle")
 KINDS = ("greedy", "strong")

@@ -4,8 +4,8 @@ import io
 
 import pytest
 
-from agents import make_agent
-from agents.human import HumanAgent, HumanQuit
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.human import HumanAgent, HumanQuit
 from tests.agents.helpers import new_env
 
 
@@ -61,7 +61,7 @@ def test_registry_builds_a_human():
 
 
 def test_play_command_with_a_human_seat(monkeypatch, capsys):
-    from training import play
+    from meadowzoo.training import play
 
     monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 500))
     result = play.play_game("haste_bock", ["human", "random"], seed=1, show="end", num_players=2)
@@ -70,7 +70,7 @@ def test_play_command_with_a_human_seat(monkeypatch, capsys):
 
 
 def test_play_command_quits_cleanly(monkeypatch, capsys):
-    from training import play
+    from meadowzoo.training import play
 
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     play.main(["--game", "volle_wolle", "--players", "2", "--agents", "human,random"])

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.haste_bock_afterstate import (
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.haste_bock_afterstate import (
     INPUT_SIZE, RECORD_SIZE, ROTATE, dense, next_card_seat, record, slot_colours,
 )
-from agents.lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
-from envs.haste_bock.rules import HasteBockGame
+from meadowzoo.agents.lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
+from meadowzoo.envs.haste_bock.rules import HasteBockGame
 from tests.agents.helpers import new_env, play
-from training.afterstate_data import generate, lineup_for
-from training.fit_afterstate_value import fit, save_value
+from meadowzoo.training.afterstate_data import generate, lineup_for
+from meadowzoo.training.fit_afterstate_value import fit, save_value
 
 BOARD = """
 . . . . . . . . .
@@ -203,8 +203,8 @@ def test_lookahead_spec_errors_are_clear(value_file):
 def test_scoring_terms_match_the_rules_engine(facing, seed):
     """HB-19/20/21: the encoding's per-colour scoring terms equal what the engine would score,
     for random positions and every facing (the record turns the board; the points must not move)."""
-    from agents.haste_bock_afterstate import scoring_terms
-    from envs.haste_bock.geometry import ADJ
+    from meadowzoo.agents.haste_bock_afterstate import scoring_terms
+    from meadowzoo.envs.haste_bock.geometry import ADJ
 
     rng = np.random.default_rng(seed)
     squares = rng.choice(81, size=9, replace=False)
@@ -228,7 +228,7 @@ def test_scoring_terms_match_the_rules_engine(facing, seed):
 def test_td_lambda_targets_follow_each_episode():
     """λ-returns: λ = 1 gives the final outcome, λ = 0 the next sample's prediction; samples of two
     interleaved episodes never mix, and an episode's last sample keeps its outcome."""
-    from training.fit_afterstate_value import td_lambda_targets
+    from meadowzoo.training.fit_afterstate_value import td_lambda_targets
 
     episodes = np.array([7, 9, 7, 9, 7])
     predicted = np.array([[0.5, 0.1, 0, 0], [0.5, 0.2, 0, 0], [0.5, 0.3, 0, 0], [0.5, 0.4, 0, 0],
@@ -246,15 +246,15 @@ def test_td_lambda_targets_follow_each_episode():
 
 def test_fit_command_is_reproducible_ships_and_plays(tmp_path):
     """The command line end to end: record games, fit (outcomes + one TD refit), write the value
-    and its record; the same seeds give the same weights; training.ship copies both; the results
+    and its record; the same seeds give the same weights; meadowzoo.training.ship copies both; the results
     tables name the command; the shipped file plays as ``lookahead:<file>``."""
     import json
 
     import torch
 
-    from training.fit_afterstate_value import main as fit_main
-    from training.results import _training_lines
-    from training.ship import main as ship
+    from meadowzoo.training.fit_afterstate_value import main as fit_main
+    from meadowzoo.training.results import _training_lines
+    from meadowzoo.training.ship import main as ship
 
     argv = ["--players", "4", "--games", "4", "--seed", "2", "--pool", "strong,strong,greedy,random",
             "--epochs", "1", "--hidden", "16", "--batch-size", "64", "--td-rounds", "1", "--td-epochs", "1",
@@ -266,7 +266,7 @@ def test_fit_command_is_reproducible_ships_and_plays(tmp_path):
     assert a["state_dict"].keys() == b["state_dict"].keys()
     assert all(torch.equal(a["state_dict"][k], b["state_dict"][k]) for k in a["state_dict"])
     record = json.loads((tmp_path / "a" / "value.json").read_text())
-    assert record["command"].startswith("python -m training.fit_afterstate_value --players 4")
+    assert record["command"].startswith("python -m meadowzoo.training.fit_afterstate_value --players 4")
     assert record["games"] == 4 and record["samples"] > 100 and len(record["history"]) == 2
 
     ship([str(tmp_path / "a"), str(tmp_path / "shipped" / "hb4")])
@@ -280,7 +280,7 @@ def test_fit_command_is_reproducible_ships_and_plays(tmp_path):
 
 
 def test_fit_refuses_a_lineup_of_the_wrong_size(capsys):
-    from training.fit_afterstate_value import parse_args
+    from meadowzoo.training.fit_afterstate_value import parse_args
 
     with pytest.raises(SystemExit):
         parse_args(["--players", "4", "--pool", "strong,greedy", "--out", "x.pt"])
@@ -306,8 +306,8 @@ def test_planned_afterstate_is_the_recorded_afterstate(players, value_file, valu
     time 0) the record it built for the chosen option must equal the recorder's record of the game
     once the engine has played it (HB-9: card, move, marker, scoring; a panic roll moves no sheep);
     a plan that ends the game is valued exactly (HB-24, with 3 players after the HB-22 penalty)."""
-    from agents.haste_bock_afterstate import ends_a_turn, game_record
-    from envs.haste_bock.rules import MOVE, PANIC, TILE
+    from meadowzoo.agents.haste_bock_afterstate import ends_a_turn, game_record
+    from meadowzoo.envs.haste_bock.rules import MOVE, PANIC, TILE
 
     class Recording(LookaheadAgent):
         def _pick(self, options):
@@ -398,7 +398,7 @@ def test_a_file_that_is_not_a_value_file_is_refused(tmp_path):
     (["--data", "games"], "must name a .npz file"),
 ])
 def test_fit_arguments_are_checked(flags, message, capsys):
-    from training.fit_afterstate_value import parse_args
+    from meadowzoo.training.fit_afterstate_value import parse_args
 
     with pytest.raises(SystemExit):
         parse_args(flags + ["--out", "x.pt"])
@@ -414,7 +414,7 @@ def test_fit_refuses_a_training_set_smaller_than_a_batch():
 def test_stored_games_are_reused_only_by_the_command_that_recorded_them(tmp_path):
     import json
 
-    from training.fit_afterstate_value import main as fit_main
+    from meadowzoo.training.fit_afterstate_value import main as fit_main
 
     data = str(tmp_path / "games.npz")
     argv = ["--games", "2", "--seed", "1", "--epochs", "1", "--hidden", "8", "--batch-size", "32", "--workers", "1",

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.mcts import MCTSAgent
-from envs.volle_wolle import rules as vw
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.mcts import MCTSAgent
+from meadowzoo.envs.volle_wolle import rules as vw
 from tests.agents.helpers import advance, new_env
 
 SEARCH = "mcts:40:depth=20"
@@ -138,7 +138,7 @@ def test_bad_specs_raise(spec):
 
 def test_width_one_follows_the_heuristic_ranking():
     """With the prior cut to one candidate the search plays the strong player's top-ranked action."""
-    from agents.guides import action_scores
+    from meadowzoo.agents.guides import action_scores
 
     env = new_env("haste_bock", players=2, seed=6, max_turns=400)
     rng = np.random.default_rng(2)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import torch
 
-from agents import make_agent
-from envs import game_module
+from meadowzoo.agents import make_agent
+from meadowzoo.envs import game_module
 
 TRAINED = Path(__file__).resolve().parents[2] / "agents" / "trained"
 
@@ -14,7 +14,7 @@ TRAINED = Path(__file__).resolve().parents[2] / "agents" / "trained"
 def test_every_shipped_agent_loads_and_plays_legal_moves():
     """A policy file plays as ``policy:<file>``; an afterstate value file (the Haste Bock? 4-player
     agent) as ``lookahead:<file>``; each carries the record of the command that made it."""
-    from agents.lookahead import FORMAT as VALUE_FORMAT
+    from meadowzoo.agents.lookahead import FORMAT as VALUE_FORMAT
 
     files = sorted(TRAINED.glob("*.pt"))
     assert files, "no shipped agents in agents/trained/"
@@ -23,11 +23,11 @@ def test_every_shipped_agent_loads_and_plays_legal_moves():
         record = json.loads(path.with_suffix(".json").read_text())
         if payload["format"] == VALUE_FORMAT:
             game, players = payload["game"], payload["num_players"]
-            assert record["command"].startswith("python -m training.fit_afterstate_value") and record["samples"] > 0
+            assert record["command"].startswith("python -m meadowzoo.training.fit_afterstate_value") and record["samples"] > 0
             spec = f"lookahead:{path}"
         else:
             game, players = payload["game"], payload["env_options"]["num_players"]
-            assert record["command"].startswith("python -m training.train") and record["timesteps"] > 0
+            assert record["command"].startswith("python -m meadowzoo.training.train") and record["timesteps"] > 0
             spec = f"policy:{path}"
         env = game_module(game).raw_env(num_players=players)
         env.reset(seed=1)

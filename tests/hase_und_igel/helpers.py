@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import SLOT_ACTIONS, HaseUndIgel
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import SLOT_ACTIONS, HaseUndIgel
 
 
 def position(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import GIVE_OFFSET, SLOT_ACTIONS, IS_LETTUCE
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import GIVE_OFFSET, SLOT_ACTIONS, IS_LETTUCE
 
 
 def racing_random(env, rng: np.random.Generator) -> int:

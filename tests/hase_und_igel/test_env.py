@@ -11,10 +11,10 @@ import numpy as np
 import pettingzoo
 import pytest
 
-import envs
-from envs import hase_und_igel_v0
-from envs.core import testkit
-from envs.hase_und_igel import data
+import meadowzoo  # noqa: F401  (registers the games)
+from meadowzoo.envs import hase_und_igel_v0
+from meadowzoo.envs.core import testkit
+from meadowzoo.envs.hase_und_igel import data
 from tests.hase_und_igel.policies import racing_random
 
 CONFIGS = {
@@ -207,7 +207,7 @@ def test_registry_make_builds_the_wrapped_env():
     env.reset(seed=1)
     assert env.unwrapped.metadata["name"] == "hase_und_igel_v0"
     assert len(env.possible_agents) == 5
-    assert envs.env_id("hase_und_igel") == "meadowzoo/hase_und_igel-v0"
+    assert meadowzoo.envs.env_id("hase_und_igel") == "meadowzoo/hase_und_igel-v0"
 
 
 def test_action_strings_round_trip_for_every_index():

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import hase_und_igel_v0
-from envs.hase_und_igel import data
+from meadowzoo.envs import hase_und_igel_v0
+from meadowzoo.envs.hase_und_igel import data
 from tests.hase_und_igel.policies import racing_random
 
 CONFIGS = {

@@ -1,6 +1,6 @@
 """HUI-21 … HUI-28: the hare cards (seed §8.3)."""
 
-from envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel import data
 from tests.hase_und_igel.helpers import do, named, position
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from envs import hase_und_igel_v0
-from envs.hase_und_igel import data
+from meadowzoo.envs import hase_und_igel_v0
+from meadowzoo.envs.hase_und_igel import data
 from tests.hase_und_igel.helpers import do, move, named, position, targets
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import HaseUndIgel
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel
 from tests.hase_und_igel.helpers import do, move, named, position, targets
 
 

@@ -5,8 +5,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from envs.hase_und_igel import data
-from envs.hase_und_igel.rules import COST, HaseUndIgel
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.rules import COST, HaseUndIgel
 from tests.hase_und_igel.helpers import do, position
 
 

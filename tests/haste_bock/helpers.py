@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from envs.haste_bock.rules import HasteBockGame
+from meadowzoo.envs.haste_bock.rules import HasteBockGame
 
 DORIS, PETER, HELGA, ALBERT = 0, 1, 2, 3
 

@@ -10,11 +10,11 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs  # noqa: F401  (registers the games)
-from envs.haste_bock import env as E
-from envs.haste_bock.rules import CARD, NUM_ACTIONS, PANIC, action_layout
-from envs.haste_bock_v0 import env as wrapped_env
-from envs.haste_bock_v0 import raw_env
+import meadowzoo  # noqa: F401  (registers the games)
+from meadowzoo.envs.haste_bock import env as E
+from meadowzoo.envs.haste_bock.rules import CARD, NUM_ACTIONS, PANIC, action_layout
+from meadowzoo.envs.haste_bock_v0 import env as wrapped_env
+from meadowzoo.envs.haste_bock_v0 import raw_env
 
 PLAYERS = [2, 3, 4]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from envs.haste_bock_v0 import raw_env
+from meadowzoo.envs.haste_bock_v0 import raw_env
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "haste_bock_v0.json"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.rewards import rank_rewards
-from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
+from meadowzoo.envs.core.rewards import rank_rewards
+from meadowzoo.envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
 
 GAMES_PER_COUNT = 340  # x 3 player counts = 1,020 games
 
@@ -61,8 +61,8 @@ def test_random_games_keep_the_invariants(num_players):
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_random_env_games_with_the_shared_test_kit(num_players):
     """The env-level checks every game shares: masks, observation spaces, ends, rewards sum 0."""
-    from envs import haste_bock_v0
-    from envs.core import testkit
+    from meadowzoo.envs import haste_bock_v0
+    from meadowzoo.envs.core import testkit
 
     def invariant(env):
         _check(env.game)

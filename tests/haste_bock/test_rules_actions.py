@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
+from meadowzoo.envs.haste_bock.rules import CARD, MOVE, PANIC, TILE, HasteBockGame
 
 from .helpers import ALBERT, DORIS, HELGA, PETER, after, game_at, is_legal, legal_strings, moves, norm, play
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.haste_bock import env as E
-from envs.haste_bock.rules import CARD, OVER, PANIC, TILE, HasteBockGame
-from envs.haste_bock_v0 import raw_env
+from meadowzoo.envs.haste_bock import env as E
+from meadowzoo.envs.haste_bock.rules import CARD, OVER, PANIC, TILE, HasteBockGame
+from meadowzoo.envs.haste_bock_v0 import raw_env
 
 from .helpers import ALBERT, DORIS, PETER, game_at, legal_strings, play
 

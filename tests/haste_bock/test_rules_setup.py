@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from envs.haste_bock import data as D
-from envs.haste_bock.rules import CARD, PANIC, HasteBockGame
-from envs.haste_bock_v0 import raw_env
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.rules import CARD, PANIC, HasteBockGame
+from meadowzoo.envs.haste_bock_v0 import raw_env
 
 from .helpers import game_at, is_legal, legal_strings, moves, play
 

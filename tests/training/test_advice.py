@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.advice import CLIP, advice_features, advice_size, env_advice
-from agents.guides import action_scores
-from agents.policy import PolicyAgent, load_policy
-from envs.registry import game_module
-from training.imitation import collect
-from training.selfplay import SelfPlayEnv
-from training.train import main
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.advice import CLIP, advice_features, advice_size, env_advice
+from meadowzoo.agents.guides import action_scores
+from meadowzoo.agents.policy import PolicyAgent, load_policy
+from meadowzoo.envs.registry import game_module
+from meadowzoo.training.imitation import collect
+from meadowzoo.training.selfplay import SelfPlayEnv
+from meadowzoo.training.train import main
 
 GAMES = [("haste_bock", 2), ("volle_wolle", 2), ("hase_und_igel", 2)]
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from training import evaluate, results
+from meadowzoo.training import evaluate, results
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ import gymnasium
 import numpy as np
 import pytest
 
-import training  # noqa: F401  (registers the Gymnasium ids)
-from agents.base import Agent
-from envs import hase_und_igel_v0
+import meadowzoo  # noqa: F401  (registers the Gymnasium ids)
+from meadowzoo.agents.base import Agent
+from meadowzoo.envs import hase_und_igel_v0
 from tests.hase_und_igel.helpers import position
-from training.pool import OpponentPool
-from training.selfplay import SelfPlayEnv
+from meadowzoo.training.pool import OpponentPool
+from meadowzoo.training.selfplay import SelfPlayEnv
 
 
 class GoalFirst(Agent):

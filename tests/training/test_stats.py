@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from training import ratings, stats
+from meadowzoo.training import ratings, stats
 
 
 def rigged(wins: int, draws: int, losses: int, a: str = "A", b: str = "B", scores=None) -> list[dict]:

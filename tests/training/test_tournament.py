@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from training import evaluate, tournament
+from meadowzoo.training import evaluate, tournament
 
 
 def test_table_mode_rotates_every_agent_through_every_seat():
@@ -50,7 +50,7 @@ def test_command_writes_table_json_csv_and_plot(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "mcts:2:depth=4" in printed and "win share" in printed
     stored = json.loads((out / "results.json").read_text())
-    assert stored["command"].startswith("python -m training.evaluate --game haste_bock")
+    assert stored["command"].startswith("python -m meadowzoo.training.evaluate --game haste_bock")
     assert stored["games"] == 4 and len(stored["records"]) == 4
     assert set(stored["per_agent"]) == {"random", "mcts:2:depth=4"}
     assert stored["per_agent"]["random"]["games"] == 12  # three seats a game
@@ -82,8 +82,8 @@ def test_truncated_games_can_be_scored_by_standing():
 def test_plot_accepts_an_interval_end_a_hair_past_its_estimate(tmp_path):
     """Wilson's formula at 0 wins gives a lower end of ~2e-19 in floating point, not 0 (found in a
     1000-game 4-player table, where it crashed the plot); the summary plot must still be drawn."""
-    from training.evaluate import plot
-    from training.stats import wilson
+    from meadowzoo.training.evaluate import plot
+    from meadowzoo.training.stats import wilson
 
     per_agent = {
         "strong": {"win_share": 0.49, "win_share_ci": list(wilson(490, 1000)), "mean_rank": 1.6,

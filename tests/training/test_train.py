@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents.policy import PolicyAgent, load_policy
-from training.train import main
+from meadowzoo.agents.policy import PolicyAgent, load_policy
+from meadowzoo.training.train import main
 
 TINY = ["--players", "2", "--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--eval-every", "64",
         "--eval-games", "2", "--checkpoint-every", "64", "--ladder", "random", "--quiet"]
@@ -59,7 +59,7 @@ def test_same_seed_same_weights(tmp_path):
 
 
 def test_policy_agent_plays_only_legal_actions(tmp_path):
-    from envs import volle_wolle_v0
+    from meadowzoo.envs import volle_wolle_v0
 
     agent = PolicyAgent.from_file(run(tmp_path, "p", 64) / "policy.pt", game="volle_wolle")
     env = volle_wolle_v0.raw_env(num_players=2)
@@ -84,8 +84,8 @@ def test_behaviour_cloning_fits_the_teacher(tmp_path):
     records the teacher data it used."""
     from sb3_contrib import MaskablePPO
 
-    from training.imitation import collect, pretrain
-    from training.selfplay import SelfPlayEnv
+    from meadowzoo.training.imitation import collect, pretrain
+    from meadowzoo.training.selfplay import SelfPlayEnv
 
     data = collect("volle_wolle", players=2, teacher="greedy", games=6, seed=0)
     assert len(data) > 50 and data.masks[np.arange(len(data)), data.actions].all()  # teacher moves are legal
@@ -104,8 +104,8 @@ def test_agreement_counts_the_decisions_where_the_policy_picks_the_teachers_acti
 
     from sb3_contrib import MaskablePPO
 
-    from training.imitation import agreement, collect
-    from training.selfplay import SelfPlayEnv
+    from meadowzoo.training.imitation import agreement, collect
+    from meadowzoo.training.selfplay import SelfPlayEnv
 
     data = collect("volle_wolle", players=2, teacher="random", games=2, seed=3)
     model = MaskablePPO("MlpPolicy", SelfPlayEnv("volle_wolle", num_players=2), seed=0)
@@ -128,8 +128,8 @@ def test_agreement_counts_the_decisions_where_the_policy_picks_the_teachers_acti
 
 
 def test_ship_records_how_the_policy_was_trained(tmp_path):
-    from training.results import _training_lines
-    from training.ship import main as ship
+    from meadowzoo.training.results import _training_lines
+    from meadowzoo.training.ship import main as ship
 
     out = run(tmp_path, "ship", 64, "--seed", "5")
     ship([str(out), str(tmp_path / "shipped" / "vw2")])
@@ -156,9 +156,9 @@ def test_snapshot_threshold_above_one_keeps_the_pool_fixed(tmp_path):
 
 
 def test_fixed_share_one_never_draws_a_snapshot_opponent():
-    from training.pool import OpponentPool
-    from training.train import parse_args
-    from training.config import config_for
+    from meadowzoo.training.pool import OpponentPool
+    from meadowzoo.training.train import parse_args
+    from meadowzoo.training.config import config_for
 
     assert config_for("volle_wolle", fixed_share=parse_args(["--game", "volle_wolle", "--fixed-share", "1"]).fixed_share
                       ).fixed_share == 1.0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.volle_wolle import data
-from envs.volle_wolle.rules import VolleWolle, default_deck
+from meadowzoo.envs.volle_wolle import data
+from meadowzoo.envs.volle_wolle.rules import VolleWolle, default_deck
 
 KIND = {name: i for i, name in enumerate(data.KIND_NAMES)}
 

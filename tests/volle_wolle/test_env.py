@@ -11,10 +11,10 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs
-from envs import volle_wolle_v0
-from envs.volle_wolle import data, rules
-from envs.volle_wolle.env import GLOBAL, PLAYER
+import meadowzoo  # noqa: F401  (registers the games)
+from meadowzoo.envs import volle_wolle_v0
+from meadowzoo.envs.volle_wolle import data, rules
+from meadowzoo.envs.volle_wolle.env import GLOBAL, PLAYER
 
 PLAYERS = [2, 3, 4, 5, 6]
 
@@ -64,7 +64,7 @@ def test_pettingzoo_seed_and_render():
 
 
 def test_registered_with_pettingzoo():
-    assert "volle_wolle" in envs.GAMES
+    assert "volle_wolle" in meadowzoo.envs.GAMES
     env = pettingzoo.make("aec", "meadowzoo/volle_wolle-v0", num_players=5)
     env.reset(seed=1)
     assert env.unwrapped.metadata["name"] == "volle_wolle_v0" and len(env.agents) == 5
@@ -130,7 +130,7 @@ def test_random_games_invariants(n):
     """1,000 random games in all (200 per player count) through the raw game; the env checks the
     same at every AEC step in the other tests."""
     rng = np.random.default_rng(n)
-    from envs.volle_wolle.rules import VolleWolle
+    from meadowzoo.envs.volle_wolle.rules import VolleWolle
 
     for seed in range(200):
         game = VolleWolle.new(n, np.random.default_rng(seed * 7 + n))
@@ -376,7 +376,7 @@ def test_random_env_games_with_the_shared_test_kit(n):
     """The env-level checks every game shares (masks, observation spaces, ends, rewards sum 0),
     with the Volle Wolle invariants (wool conserved at every step; at the end every card with a
     player exactly once and scores equal to a recount)."""
-    from envs.core import testkit
+    from meadowzoo.envs.core import testkit
 
     def invariant(env):
         game = env.game

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from envs.core.game import IllegalActionError
-from envs.volle_wolle import data, rules
-from envs.volle_wolle.data import load_deck
-from envs.volle_wolle.rules import VolleWolle, default_deck
+from meadowzoo.envs.core.game import IllegalActionError
+from meadowzoo.envs.volle_wolle import data, rules
+from meadowzoo.envs.volle_wolle.data import load_deck
+from meadowzoo.envs.volle_wolle.rules import VolleWolle, default_deck
 from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, script
 
 
@@ -380,7 +380,7 @@ def test_VW_17_ties_share_the_win():
     g = make_game(3, [], dogs={0: [card("dog")], 1: [card("dog", skip=1)]}, wool={0: 2, 1: 2, 2: 1})
     assert g.scores() == [2 + 9 - 5, 2 + 9 - 5, 1]
     assert g.places() == [0, 0, 2]
-    from envs.core.rewards import rank_rewards
+    from meadowzoo.envs.core.rewards import rank_rewards
 
     assert rank_rewards(g.places()) == [0.5, 0.5, -1.0]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.volle_wolle import rules
-from envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.volle_wolle import rules
+from meadowzoo.envs.volle_wolle.rules import VolleWolle
 from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, script
 
 WHITE_GOOD = cards("white", 7, "-3", 2, skip=1) + cards("white", 6, "-2", 2)
