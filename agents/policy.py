@@ -17,6 +17,8 @@ the masked distribution with the agent's own generator.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +53,10 @@ def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note
     }
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(payload, path)
+    # written beside and renamed over: a kill during the save never leaves a truncated policy file
+    partial = path.with_name(f".{path.name}.partial")
+    torch.save(payload, partial)
+    os.replace(partial, path)
     return path
 
 

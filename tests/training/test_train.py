@@ -24,8 +24,13 @@ def run(tmp_path, name, timesteps, *extra):
 
 def test_trains_checkpoints_and_writes_a_weights_only_policy(tmp_path):
     out = run(tmp_path, "a", 128)
-    for name in ("policy.pt", "checkpoint.zip", "state.json", "evaluations.csv", "final.json", "command.json"):
+    for name in ("policy.pt", "state.json", "evaluations.csv", "final.json", "command.json"):
         assert (out / name).exists(), name
+    assert not (out / "checkpoint.zip").exists()  # Stable-Baselines3's pickled format is not used
+    newest = out / "checkpoints" / f"step_{128:012d}"
+    weights = torch.load(newest / "weights.pt", weights_only=True)  # tensors only, no pickled code
+    assert set(weights) == {"format", "policy", "optimizer", "torch_rng"}
+    assert json.loads((newest / "meta.json").read_text())["timesteps"] == 128
     payload = torch.load(out / "policy.pt", weights_only=True)  # no pickled code needed
     assert payload["game"] == "volle_wolle" and payload["env_options"] == {"num_players": 2}
     final = json.loads((out / "final.json").read_text())
