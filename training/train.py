@@ -40,7 +40,8 @@ from pathlib import Path
 import numpy as np
 
 from meadowzoo.agents.advice import ADVICE_KINDS
-from meadowzoo.envs.registry import GAMES
+from meadowzoo.envs.registry import GAMES, plugin
+from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int, share
 
 DEFAULT_OUT = "runs"
 
@@ -194,34 +195,38 @@ def build_model(settings: dict, vec, seed: int, out: Path):
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Self-play MaskablePPO training of a meadowzoo agent.")
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--timesteps", type=int, default=100_000, help="total learner decisions to train for")
+    parser.add_argument("--players", type=positive_int, default=2)
+    parser.add_argument("--timesteps", type=positive_int, default=100_000, help="total learner decisions to train for")
     parser.add_argument("--opponents", help="fixed opponents of the pool, e.g. random,greedy (config default)")
     parser.add_argument("--ladder", help="agents of the periodic evaluation (config default)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-envs", type=int, default=2, help="parallel env processes (one per core)")
-    parser.add_argument("--eval-every", type=int)
-    parser.add_argument("--eval-games", type=int)
-    parser.add_argument("--checkpoint-every", type=int)
-    parser.add_argument("--n-steps", type=int, help="rollout length per env (config default)")
-    parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
-    parser.add_argument("--learning-rate", type=float, help="PPO learning rate (config default)")
-    parser.add_argument("--fixed-share", type=float,
+    parser.add_argument("--n-envs", type=positive_int, default=2, help="parallel env processes (one per core)")
+    parser.add_argument("--eval-every", type=positive_int)
+    parser.add_argument("--eval-games", type=positive_int)
+    parser.add_argument("--checkpoint-every", type=positive_int)
+    parser.add_argument("--n-steps", type=positive_int, help="rollout length per env (config default)")
+    parser.add_argument("--batch-size", type=positive_int, help="PPO minibatch size (config default)")
+    parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
+    parser.add_argument("--fixed-share", type=share,
                         help="share of opponents drawn from --opponents once snapshots exist (1: only those)")
-    parser.add_argument("--snapshot-threshold", type=float,
+    parser.add_argument("--snapshot-threshold", type=non_negative_float,
                         help="ladder score that adds a frozen copy of the learner to the pool (above 1: never)")
-    parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
+    parser.add_argument("--ent-coef", type=non_negative_float, help="PPO entropy bonus (config default)")
     parser.add_argument("--advice", choices=ADVICE_KINDS,
                         help="append this heuristic's advice to the observation (meadowzoo.agents.advice, AdvisedPolicy)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
     parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
-    parser.add_argument("--imitate-games", type=int, default=200, help="teacher games for --imitate")
-    parser.add_argument("--imitate-epochs", type=int, default=20)
-    parser.add_argument("--imitate-workers", type=int, default=1,
+    parser.add_argument("--imitate-games", type=positive_int, default=200, help="teacher games for --imitate")
+    parser.add_argument("--imitate-epochs", type=positive_int, default=20)
+    parser.add_argument("--imitate-workers", type=positive_int, default=1,
                         help="processes collecting the teacher's games (same data for any number)")
     parser.add_argument("--quiet", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    counts = plugin(args.game).player_counts
+    if args.players not in counts:
+        parser.error(f"argument --players: {args.game} is for {min(counts)}-{max(counts)} players, not {args.players}")
+    return args
 
 
 def main(argv=None) -> dict:

@@ -171,3 +171,19 @@ def test_fixed_share_one_never_draws_a_snapshot_opponent():
     pool.snapshots.append(("never", lambda: pytest.fail("a snapshot was drawn")))
     rng = np.random.default_rng(0)
     assert all(pool.sample(rng).name == "greedy" for _ in range(200))
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--eval-every", "0"], "--eval-every: expected a whole number of at least 1"),
+    (["--checkpoint-every", "-1"], "--checkpoint-every: expected a whole number of at least 1"),
+    (["--players", "7"], "--players: volle_wolle is for 2-6 players, not 7"),
+    (["--fixed-share", "1.5"], "--fixed-share: expected a share between 0 and 1"),
+    (["--learning-rate", "nan"], "--learning-rate: expected a finite number"),
+])
+def test_bad_command_line_values_are_argparse_errors(flags, message, capsys, tmp_path):
+    """Issue #16: checked before anything runs (no ZeroDivisionError, no checkpoint every step)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--game", "volle_wolle", "--out", str(tmp_path / "never"), *flags])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()
