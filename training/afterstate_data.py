@@ -1,7 +1,7 @@
 """Played Haste Bock? games as (afterstate, outcome) samples for fitting an afterstate value.
 
 Every game is played by heuristic (or lookahead) players on the bare rules engine. After every
-completed turn and every panic ram, the afterstate (:mod:`meadowzoo.agents.haste_bock_afterstate`) is
+completed turn and every panic ram, the afterstate (:mod:`meadowzoo.envs.haste_bock.afterstate`) is
 recorded once per *viewer*: each seat whose player the value is meant to describe (the seats
 named in ``viewers``; a value "for strong play" should not learn from how a random player fares).
 When the game ends, each sample gets its viewer's outcome against every other slot:
@@ -26,7 +26,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from meadowzoo.agents.haste_bock_afterstate import (
+from meadowzoo.envs.haste_bock.afterstate import (
     RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
 )
 from meadowzoo.envs.haste_bock.rules import OVER, HasteBockGame
