@@ -48,7 +48,7 @@ PRIOR_KINDS = ("none", "strong")
 # ---- leaf values ---------------------------------------------------------------------------------
 def _haste_bock_measure(game: Any) -> list[float]:
     value = _hb_strong().position_value
-    return [game.scores[p] + value(game, p, game.time) for p in range(game.num_agents)]
+    return [game.points[p] + value(game, p, game.time) for p in range(game.num_agents)]
 
 
 def _volle_wolle_measure(game: Any) -> list[float]:
@@ -124,9 +124,9 @@ def _volle_wolle_scores(game: Any, legal: list[int], rng: np.random.Generator) -
     if not _VW_STRONG:
         _VW_STRONG.append(StrongVolleWolle(seed=0))
     player = _VW_STRONG[0]
-    if game.phase == BID:
+    if game.pending == BID:
         return {a: v for v, a in player.bid_values(game, legal)}
-    if game.phase == ROLL:
+    if game.pending == ROLL:
         return {a: v for v, a in player.roll_values(game, legal) if a in legal}
     return None
 

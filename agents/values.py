@@ -46,8 +46,7 @@ def hase_und_igel_progress(game) -> list[float]:
 
 
 def _points(game) -> list[float]:
-    scores = game.scores
-    return list(scores() if callable(scores) else scores)
+    return game.scores()
 
 
 #: game name -> (public progress or points per player, scale of a clear lead)

@@ -99,9 +99,7 @@ def play_task(task: GameTask) -> dict:
         env.step(action)
         decisions += 1
     game = env.game
-    scores = getattr(game, "scores", None)
-    if callable(scores):
-        scores = scores()
+    scores = game.scores()
     truncated = not game.is_over
     return {
         "index": task.index,

@@ -194,7 +194,7 @@ class _VolleWolleAgent(Agent):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        phase = game.phase
+        phase = game.pending
         if phase == BID:
             return self.bid(game, legal)
         if phase == ROLL:

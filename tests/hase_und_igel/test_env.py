@@ -130,7 +130,7 @@ def test_bad_snapshots_name_the_field_and_change_nothing():
             "carrots": set_(("game", "carrots"), [-5, 68, 68, 68]),
             "lettuces": set_(("game", "lettuces"), [1, 2, 9, 3]),
             "deck": set_(("game", "deck"), [0] * 12),
-            "phase": set_(("game", "phase"), "dance"),
+            "pending": set_(("game", "pending"), "dance"),
             "rng": set_(("game", "rng"), {"bit_generator": "MT19937"}),
             "num_players": set_(("game", "num_players"), 9),
             "options": set_(("options",), {"num_players": 3}),

@@ -54,7 +54,7 @@ def reference_observation(env, agent: str) -> np.ndarray:
     values += last
     decision = [0.0] * 4
     if not game.over:
-        decision[game.phase] = 1.0
+        decision[game.pending] = 1.0
     values += decision
     card_runner = [0.0] * rpp
     if game.card_runner >= 0:

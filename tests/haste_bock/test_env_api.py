@@ -195,6 +195,7 @@ def _corrupt(snapshot, path, value):
         (("game", "tiles"), [[1, 0, 0]] * 4, "tiles"),
         (("game", "die"), 7, "die"),
         (("game", "pending"), 9, "pending"),
+        (("game", "pending"), "dance", "pending"),
         (("game", "no_trough"), 5, "no_trough"),
         (("game", "rng"), {"bit_generator": "MT"}, "rng"),
         (("game", "config"), {"num_players": 5}, "config"),

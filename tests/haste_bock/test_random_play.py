@@ -24,7 +24,7 @@ def test_random_games_keep_the_invariants(num_players):
     rng = np.random.default_rng(num_players)
     ends = {"74": 0, "cards": 0}
     for seed in range(GAMES_PER_COUNT):
-        game = HasteBockGame(num_players, np.random.default_rng([num_players, seed]))
+        game = HasteBockGame(num_players, rng=np.random.default_rng([num_players, seed]))
         last_time = 0
         while not game.is_over:
             legal = game.legal_actions()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from meadowzoo.envs.volle_wolle import data
-from meadowzoo.envs.volle_wolle.rules import VolleWolle, default_deck
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame, default_deck
 
 KIND = {name: i for i, name in enumerate(data.KIND_NAMES)}
 
@@ -31,9 +31,9 @@ def card(kind: str, points: int | None = None, modifier: str | None = None, skip
 
 
 def make_game(n: int, display: list[int], herds: dict | None = None, dogs: dict | None = None,
-              wool: dict | None = None, bone: int = -1, seed: int = 0, backs: list[int] | None = None) -> VolleWolle:
+              wool: dict | None = None, bone: int = -1, seed: int = 0, backs: list[int] | None = None) -> VolleWolleGame:
     """A game at the start of a bidding round with the given display, herds, dogs and wool."""
-    g = VolleWolle.new(n, np.random.default_rng(seed))
+    g = VolleWolleGame(n, rng=np.random.default_rng(seed))
     herds = herds or {}
     dogs = dogs or {}
     used = list(display)
@@ -75,20 +75,20 @@ class ScriptedDice:
         return (value - 0.5) / sides
 
 
-def script(game: VolleWolle, *rolls: str) -> ScriptedDice:
+def script(game: VolleWolleGame, *rolls: str) -> ScriptedDice:
     game.rng = ScriptedDice(*rolls)
     return game.rng
 
 
-def bid_all(game: VolleWolle, bids: list[str]) -> None:
+def bid_all(game: VolleWolleGame, bids: list[str]) -> None:
     """Every player bids (``"24"``, ``"26+"``)."""
     for b in bids:
         game.apply(game.string_to_action(f"bid {b}"))
 
 
-def act(game: VolleWolle, text: str) -> None:
+def act(game: VolleWolleGame, text: str) -> None:
     game.apply(game.string_to_action(text))
 
 
-def legal_names(game: VolleWolle) -> list[str]:
+def legal_names(game: VolleWolleGame) -> list[str]:
     return [game.action_to_string(a) for a in game.legal_actions()]

@@ -130,10 +130,10 @@ def test_random_games_invariants(n):
     """1,000 random games in all (200 per player count) through the raw game; the env checks the
     same at every AEC step in the other tests."""
     rng = np.random.default_rng(n)
-    from meadowzoo.envs.volle_wolle.rules import VolleWolle
+    from meadowzoo.envs.volle_wolle.rules import VolleWolleGame
 
     for seed in range(200):
-        game = VolleWolle.new(n, np.random.default_rng(seed * 7 + n))
+        game = VolleWolleGame(n, rng=np.random.default_rng(seed * 7 + n))
         while not game.is_over:
             assert sum(game.wool) + game.supply == data.WOOL_TOTAL and min(game.wool) >= 0
             legal = game.legal_actions()
@@ -237,7 +237,8 @@ def test_clone_is_independent():
     ("wool", [9, 2, 2, 2], "supply"),
     ("pile", [0, 0], "every card once"),
     ("display", [1, 2], "'display' must have 5"),
-    ("phase", 9, "phase"),
+    ("pending", 9, "pending"),
+    ("pending", "dance", "pending"),
     ("dice", [13, 1, 1], "dice"),
     ("herd", [[59], [], [], []], "not a sheep"),
     ("rng", {"bit_generator": "MT"}, "rng"),
@@ -360,7 +361,7 @@ def test_render_ansi_and_rgb():
     env = volle_wolle_v0.raw_env(num_players=5, render_mode="ansi")
     env.reset(seed=1)
     rng = np.random.default_rng(2)
-    while env.game.phase != rules.ROLL:
+    while env.game.pending != rules.ROLL:
         env.step(random_action(env, rng))
     text = env.render()
     assert "display:" in text and "dice: d12=" in text and text.count("player_") >= 5
