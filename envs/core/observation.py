@@ -46,8 +46,9 @@ def _linear(text: str) -> dict[str, int]:
     return form
 
 
-def _format(form: dict[str, int], order: Sequence[str]) -> str:
-    terms = [f"{c}·{v}" if c != 1 else v for v in order if (c := form.get(v, 0))]
+def _format(form: dict[str, int]) -> str:
+    """A linear form as text, its terms in the order they were added (the constant last)."""
+    terms = [f"{c}·{v}" if c != 1 else v for v, c in form.items() if v and c]
     if form.get("", 0) or not terms:
         terms.append(str(form.get("", 0)))
     return " + ".join(terms)
@@ -120,7 +121,6 @@ class Layout:
     # ---- documentation ----------------------------------------------------------------------------
     def table(self) -> str:
         """The docstring table: variables, then | block | offset | size | meaning | in vector order."""
-        order = list(self.variables)
         lines = []
         if self.variables:
             lines += ["Sizes and offsets use " + "; ".join(f"{v} = {m}" for v, m in self.variables.items()) + ".", ""]
@@ -128,10 +128,10 @@ class Layout:
         offset: dict[str, int] = {}
         for block in self.blocks:
             size = _linear(block.size)
-            lines.append(f"| {block.name} | {_format(offset, order)} | {_format(size, order)} | {block.meaning} |")
+            lines.append(f"| {block.name} | {_format(offset)} | {_format(size)} | {block.meaning} |")
             for v, c in size.items():
                 offset[v] = offset.get(v, 0) + c
-        lines.append(f"| (total) | | {_format(offset, order)} | |")
+        lines.append(f"| (total) | | {_format(offset)} | |")
         return "\n".join(lines)
 
 

@@ -76,13 +76,13 @@ Sizes and offsets use n = number of players; R = number of runners (n, or 4 with
 |---|---|---|---|
 | runners | 0 | 70·R | per runner, the observer's first, then by seat: position one-hot over 0…64 (0 = Start, 64 = Goal) [65]; eats at its next turn; misses its next turn; number/flag check pending; race position / R; finishing place / R (0 while racing) |
 | players | 70·R | 4·n | per player, the observer first: carrots / 100; lettuces / starting lettuces; on the observer's team (the observer itself: 1); to move now |
-| hare deck | 4·n + 70·R | 120 | the next 12 draws from the top, 10 each: one-hot card kind (9 kinds in `data.CARD_KINDS` order) if every player has seen that card go to the bottom, index 9 = unknown; all zero = no card (reshuffle variant) |
-| unseen cards | 4·n + 70·R + 120 | 9 | count of each kind among the cards whose order is unknown / 2 |
-| last card | 4·n + 70·R + 129 | 9 | one-hot kind of the most recently drawn card (zeros before the first draw) |
-| decision | 4·n + 70·R + 138 | 4 | pending decision one-hot: move, card carrots (take/give/pass), extra move, stuck (two runners); zeros once over |
-| card runner | 4·n + 70·R + 142 | k | one-hot slot of the runner a card decision is about |
-| progress | 4·n + 70·R + k + 142 | 1 | turns begun / max_turns (at most 1) |
-| (total) | | 4·n + 70·R + k + 143 | |
+| hare deck | 70·R + 4·n | 120 | the next 12 draws from the top, 10 each: one-hot card kind (9 kinds in `data.CARD_KINDS` order) if every player has seen that card go to the bottom, index 9 = unknown; all zero = no card (reshuffle variant) |
+| unseen cards | 70·R + 4·n + 120 | 9 | count of each kind among the cards whose order is unknown / 2 |
+| last card | 70·R + 4·n + 129 | 9 | one-hot kind of the most recently drawn card (zeros before the first draw) |
+| decision | 70·R + 4·n + 138 | 4 | pending decision one-hot: move, card carrots (take/give/pass), extra move, stuck (two runners); zeros once over |
+| card runner | 70·R + 4·n + 142 | k | one-hot slot of the runner a card decision is about |
+| progress | 70·R + 4·n + k + 142 | 1 | turns begun / max_turns (at most 1) |
+| (total) | | 70·R + 4·n + k + 143 | |
 <!-- observation:end -->
 
 Everything shown is public (HUI observation principle); the unseen deck order never is.

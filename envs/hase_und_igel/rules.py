@@ -124,6 +124,7 @@ class HaseUndIgelGame(Game):
     """A game of Hase und Igel in progress."""
 
     name = "hase_und_igel"
+    DECISIONS = DECISIONS
     # The state lives in slots, not in an instance dict: CPython 3.11 keeps at most 30 attributes
     # in an object's compact layout and turns a bigger one into a plain dict, on which every
     # ``self.method()`` call misses the interpreter's specialisation and attribute reads and writes

@@ -92,3 +92,26 @@ def act(game: VolleWolleGame, text: str) -> None:
 
 def legal_names(game: VolleWolleGame) -> list[str]:
     return [game.action_to_string(a) for a in game.legal_actions()]
+
+
+def check_game(game: VolleWolleGame) -> None:
+    """Wool conserved, every card held once, and every player's points equal to a recount by VW-16."""
+    n = game.num_agents
+    assert sum(game.wool) + game.supply == data.WOOL_TOTAL
+    held = sorted(c for p in range(n) for c in game.cards_of(p))
+    assert held == list(range(60))
+    recount = []
+    deck = game.deck
+    dogs = [len(d) for d in game.dogs]
+    for p in range(n):
+        herd = game.herd[p]
+        whites = sorted(deck.points[c] for c in herd if deck.kind[c] == data.WHITE)
+        blacks = sum(deck.points[c] for c in herd if deck.kind[c] == data.BLACK)
+        n370 = sum(deck.kind[c] == data.K370 for c in herd)
+        n007 = sum(deck.kind[c] == data.K007 for c in herd)
+        total = sum(whites) + blacks + (0, 3, 14)[n370 % 3] + 21 * (n007 // 3) + game.wool[p]
+        total += 9 if dogs[p] == 1 else (-sum(whites[:2]) if dogs[p] == 0 else 0)
+        total += -5 if dogs[p] == max(dogs) else 0
+        total += 4 * dogs[p] if game.bone == p else 0
+        recount.append(total)
+    assert game.scores() == recount

@@ -406,3 +406,18 @@ def test_decision_attributes_follow_every_change_of_state():
             check(g)
             check(VolleWolleGame.from_dict(json.loads(json.dumps(g.to_dict()))))
             check(g.clone())
+
+
+def test_turn_counts_player_turns_not_decisions():
+    """The game contract's ``turn``: each bid is a player's turn; a roller's turn with its rolls,
+    dice set aside and picks is one turn, however many decisions it holds."""
+    g = make_game(3, FILL, wool={0: 0})
+    script(g, "d12=1 d10=1 d8=1", "d10=1 d8=8", "d10=10")
+    assert g.turn == 1  # player_0's bidding turn has begun
+    bid_all(g, ["18", "14", "14"])  # two more bidding turns, then the first turn in bid order
+    assert g.turn == 4 and g.pending == rules.ROLL and g.cur == 0
+    act(g, "keep d12")
+    act(g, "keep d8")  # forced success on the third attempt: one card to pick
+    assert g.turn == 4 and g.pending == rules.PICK and g.cur == 0
+    act(g, "take card 1")
+    assert g.turn == 5 and g.cur != 0  # the next player's turn
