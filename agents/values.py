@@ -33,8 +33,7 @@ def soft_lead(points: list[float], scale: float) -> list[float]:
 def points(game: Game) -> list[float]:
     """The points every player has so far (a game's ``scores``): the public measure of games
     scored by points."""
-    scores = game.scores
-    return list(scores() if callable(scores) else scores)
+    return list(game.scores())
 
 
 def state_values(game: Game) -> list[float]:

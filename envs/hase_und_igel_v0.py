@@ -9,6 +9,7 @@ from meadowzoo.envs.hase_und_igel.env import HaseUndIgelEnv
 from meadowzoo.envs.hase_und_igel.env import __doc__ as _spec
 
 __doc__ = (__doc__ or "") + "\n" + (_spec or "")
+__all__ = ["env", "raw_env", "HaseUndIgelEnv"]
 
 
 def raw_env(**kwargs) -> HaseUndIgelEnv:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from meadowzoo.envs.core.aec import wrap
-from meadowzoo.envs.volle_wolle.env import raw_env as _raw_env
+from meadowzoo.envs.volle_wolle.env import VolleWolleEnv
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "VolleWolleEnv"]
 
 
-def raw_env(**kwargs: Any) -> _raw_env:
+def raw_env(**kwargs: Any) -> VolleWolleEnv:
     """The unwrapped env (raises ``ValueError`` on illegal actions)."""
-    return _raw_env(**kwargs)
+    return VolleWolleEnv(**kwargs)
 
 
 def env(**kwargs: Any):

@@ -82,7 +82,7 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
         mine = np.array(owners) == viewer
         seats = slot_colours(n, viewer)[:n]
         beats[mine, :n] = [outcomes(places, viewer)[seat] for seat in seats]
-        gains[mine, :n] = np.array([game.scores[seat] for seat in seats]) - recorded_scores(records[mine])[:, :n]
+        gains[mine, :n] = np.array([game.points[seat] for seat in seats]) - recorded_scores(records[mine])[:, :n]
     episodes = index * 8 + np.array(owners, dtype=np.int64)
     return records, beats, gains, episodes
 

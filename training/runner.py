@@ -116,7 +116,5 @@ def advance(env: Any, players: Mapping[str, Agent], *, until: str | None = None,
 
 def final_scores(game: Any) -> list[float] | None:
     """The game's points per player (``None`` for a game without points)."""
-    scores = getattr(game, "scores", None)
-    if callable(scores):
-        scores = scores()
+    scores = game.scores()
     return None if scores is None else [float(x) for x in scores]

@@ -272,7 +272,7 @@ class StrongHaseUndIgel(Agent):
             if draws:
                 g.resample_hidden(me, self.rng)
             g.apply(action)
-            if not g.over and g.cur == me and g.phase in (CARD_CARROTS, EXTRA_MOVE) and depth < 2:
+            if not g.over and g.cur == me and g.pending in (CARD_CARROTS, EXTRA_MOVE) and depth < 2:
                 total += max(self._value(g, a, me, depth + 1) for a in g.legal_actions())
             else:
                 total += self.evaluate(g, me)
@@ -285,7 +285,7 @@ class StrongHaseUndIgel(Agent):
             return legal[0]
         me = game.cur
         # §8.4: the first mover takes the first lettuce square 7
-        if game.rpp == 1 and game.pos[me] == data.START and game.turns == 1 and 6 in legal:
+        if game.rpp == 1 and game.pos[me] == data.START and game.turn == 1 and 6 in legal:
             return 6
         best, best_value = [], -math.inf
         for action in legal:

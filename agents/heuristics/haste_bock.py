@@ -261,7 +261,7 @@ def strong_measure(game: HasteBockGame) -> list[float]:
     """``leaf=strong``: points so far plus the strong player's value of the position for the next
     scoring."""
     value = _guide().position_value
-    return [game.scores[p] + value(game, p, game.time) for p in range(game.num_agents)]
+    return [game.points[p] + value(game, p, game.time) for p in range(game.num_agents)]
 
 
 def strong_prior(game: HasteBockGame, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:

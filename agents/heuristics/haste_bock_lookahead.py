@@ -102,7 +102,7 @@ def ended_worth(game: HasteBockGame, scores: list[int], hands: list[list[int]], 
     """:func:`exact_worth` once ``game`` ends with these scores, hands and tiles: the engine's own
     end (HB-22 tile penalty with 3 players) is played on a twin holding them."""
     twin = light_copy(game)
-    twin.scores, twin.hands, twin.tiles = list(scores), hands, tiles
+    twin.points, twin.hands, twin.tiles = list(scores), hands, tiles
     twin._end()
     return exact_worth(twin, viewer)
 
@@ -125,7 +125,7 @@ class LookaheadAgent(StrongHasteBock):
         """Record (or, when the turn ends the game, exact worth) of ``p``'s turn: ``moved`` holds
         the board after the move, ``kind`` the card (still in ``game``'s hand if ``in_hand``)."""
         gained, new = turn_points(moved, p, kind % 3 + 1 + tile)
-        scores = [s + g for s, g in zip(game.scores, gained)]
+        scores = [s + g for s, g in zip(game.points, gained)]
         hands = [h[:] for h in game.hands]
         if in_hand:
             hands[p][kind] -= 1
@@ -194,7 +194,7 @@ class LookaheadAgent(StrongHasteBock):
             options = []
             nxt = next_card_seat(game.hands, game.time, p)
             if nxt < 0:  # the last card was played: a ram moves no score, the result stands
-                worth = ended_worth(game, game.scores, game.hands, game.tiles, p)
+                worth = ended_worth(game, game.points, game.hands, game.tiles, p)
                 return self._pick([(0.0, a, None, worth) for a in legal])
             for a in legal:
                 g = light_copy(game)

@@ -194,7 +194,7 @@ class _VolleWolleAgent(Agent):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        phase = game.phase
+        phase = game.pending
         if phase == BID:
             return self.bid(game, legal)
         if phase == ROLL:
@@ -416,8 +416,8 @@ def strong_prior(game: Any, legal: list[int], rng: np.random.Generator) -> dict[
     """``prior=strong``: expected values of bids and of claiming / setting dice aside; picks and
     the black-sheep choice have no prior (few options: all are searched)."""
     player = _guide()
-    if game.phase == BID:
+    if game.pending == BID:
         return {a: v for v, a in player.bid_values(game, legal)}
-    if game.phase == ROLL:
+    if game.pending == ROLL:
         return {a: v for v, a in player.roll_values(game, legal) if a in legal}
     return None

@@ -1,9 +1,11 @@
 """The PettingZoo AEC adapter shared by every meadowzoo game.
 
 A game module supplies a :class:`~meadowzoo.envs.core.game.Game` (the rules) and subclasses
-:class:`MeadowEnv` with three things: how to build a game from the env's options
-(:meth:`MeadowEnv._new_game`), how to encode an observation from one seat
-(:meth:`MeadowEnv._encode`), and how to render. Everything else lives here once:
+:class:`MeadowEnv` (``<Title>Env``) with: its rules class (:attr:`MeadowEnv.game_class`, built as
+``game_class(rng=rng, **options)``), how to encode an observation from one seat
+(:meth:`MeadowEnv._encode`, with the layout declared in :mod:`meadowzoo.envs.core.observation`),
+and how to render. Observation caches live in the subclass, never in the game. Everything else
+lives here once:
 
 * agents ``player_0 … player_{n-1}``, ``agent_selection`` = the game's pending decision;
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
@@ -12,7 +14,8 @@ A game module supplies a :class:`~meadowzoo.envs.core.game.Game` (the rules) and
   ends the game with reward 0 for everybody;
 * an illegal or malformed action raises ``ValueError`` naming the action and the legal ones, and
   leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
-* ``snapshot()`` / ``restore()`` (validated JSON) and ``clone()``;
+* ``legal_actions()``: a new list at every call (the caller owns it);
+* ``snapshot()`` / ``restore()`` (validated JSON, older formats upgraded) and ``clone()``;
 * ``action_to_string`` / ``string_to_action``.
 """
 
@@ -29,9 +32,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from meadowzoo.envs.core.game import Game
+from meadowzoo.envs.core.observation import Layout
 from meadowzoo.envs.core.rewards import rank_rewards
 
-SNAPSHOT_VERSION = 1
+#: format of :meth:`MeadowEnv.snapshot`. 2: every game dict names its pending decision ``pending``
+#: (a string) and its turn count ``turn`` (player turns begun). Version 1 snapshots still load:
+#: each game's :meth:`~meadowzoo.envs.core.game.Game.upgrade` renames their fields.
+SNAPSHOT_VERSION = 2
+READABLE_SNAPSHOT_VERSIONS = (1, 2)
 INT8 = np.dtype(np.int8)
 FLOAT32 = np.dtype(np.float32)
 
@@ -66,6 +74,9 @@ class MeadowEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(probe.num_agents)]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
         size = self._observation_size(probe)
+        if size != self.observation_layout.size(probe):  # the encoder and its declaration disagree
+            raise RuntimeError(f"{type(self).__name__}: observation size {size} differs from its declared layout's "
+                               f"{self.observation_layout.size(probe)}")
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -86,11 +97,23 @@ class MeadowEnv(AECEnv, EzPickle):
         """Validate game options; raise ``ValueError`` for impossible configurations."""
         return options
 
-    def _new_game(self, rng: np.random.Generator) -> Game:  # pragma: no cover - abstract
-        raise NotImplementedError
+    #: the rules class this env adapts (a :class:`Game` subclass)
+    game_class: type[Game]
+    #: the declared observation (:class:`~meadowzoo.envs.core.observation.Layout`): block offsets,
+    #: the docstring table and the reference encoder the fast :meth:`_encode` is tested against
+    observation_layout: Layout
 
-    def _game_from_dict(self, data: dict) -> Game:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _game_options(self) -> dict[str, Any]:
+        """Keyword arguments of ``game_class`` besides ``rng``: by default the env's options."""
+        return self.options
+
+    def _new_game(self, rng: np.random.Generator) -> Game:
+        return self.game_class(rng=rng, **self._game_options())
+
+    def _game_from_dict(self, data: Any) -> Game:
+        """The game of a snapshot's ``game`` field (already upgraded to the current format);
+        subclasses add checks that it fits this env's options."""
+        return self.game_class.from_dict(data)
 
     def _observation_size(self, game: Game) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -142,10 +165,11 @@ class MeadowEnv(AECEnv, EzPickle):
         self._legal: list[int] | tuple[int, ...] | None = None
 
     def legal_actions(self) -> list[int]:
-        """Legal actions of ``agent_selection`` (empty once the game is over)."""
+        """Legal actions of ``agent_selection`` (empty once the game is over): a new list at every
+        call, which the caller may change."""
         if self._legal is None:
             self._legal = self.game.legal_actions() if not self.game.is_over else []
-        return self._legal
+        return list(self._legal)
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
@@ -154,7 +178,10 @@ class MeadowEnv(AECEnv, EzPickle):
     def _mask(self, seat: int) -> np.ndarray:
         mask = bytearray(self.num_actions)  # cheaper to fill than a numpy array
         if seat == self.game.current_agent and not self.truncations.get(self.possible_agents[seat]):
-            for action in self._legal if self._legal is not None else self.legal_actions():
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self.game.legal_actions()  # not over: it is this seat's turn
+            for action in legal:
                 mask[action] = 1
         return np.frombuffer(mask, INT8)
 
@@ -192,7 +219,7 @@ class MeadowEnv(AECEnv, EzPickle):
             return
         legal = self._legal
         if legal is None:
-            legal = self.legal_actions()
+            legal = self._legal = self.game.legal_actions() if not self.game.is_over else []
         if type(action) is not int:  # the common case skips the checks below
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {list(legal)}")
@@ -272,15 +299,21 @@ class MeadowEnv(AECEnv, EzPickle):
         """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
         if not isinstance(snapshot, dict):
             raise ValueError("snapshot must be a dict")
-        for field, expected in (("format", "meadowzoo"), ("version", SNAPSHOT_VERSION), ("env", self.metadata["name"])):
+        for field, expected in (("format", "meadowzoo"), ("env", self.metadata["name"])):
             if snapshot.get(field) != expected:
                 raise ValueError(f"snapshot field {field!r} must be {expected!r}, got {snapshot.get(field)!r}")
+        version = snapshot.get("version")
+        if isinstance(version, bool) or version not in READABLE_SNAPSHOT_VERSIONS:
+            raise ValueError(f"snapshot field 'version' must be one of {READABLE_SNAPSHOT_VERSIONS}, got {version!r}")
         if snapshot.get("options") != self.options:
             raise ValueError(f"snapshot field 'options' {snapshot.get('options')!r} does not match this env's {self.options!r}")
         max_turns = snapshot.get("max_turns")
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"snapshot field 'max_turns' must be a positive integer, got {max_turns!r}")
-        game = self._game_from_dict(snapshot.get("game"))
+        game_data = snapshot.get("game")
+        if version != SNAPSHOT_VERSION:
+            game_data = self.game_class.upgrade(game_data, version)
+        game = self._game_from_dict(game_data)
         if game.num_agents != len(self.possible_agents) or game.num_actions != self.num_actions:
             raise ValueError("snapshot field 'game' does not fit this env's configuration")
         agents = snapshot.get("agents")

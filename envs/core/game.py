@@ -2,18 +2,63 @@
 
 A *game* is the pure rules engine of one board game: a state, the legal actions of the player whose
 decision is pending, ``apply`` and the final outcome. It knows nothing about PettingZoo, observation
-tensors or rendering; the AEC adapter (:mod:`meadowzoo.envs.core.aec`) wraps it.
+tensors, rendering or what an observer has memoised; the AEC adapter
+(:mod:`meadowzoo.envs.core.aec`) wraps it and keeps every observation cache itself.
 
-Conventions shared by all games:
+The contract, the same for every game (``envs/<game>/rules.py``):
 
-* Players are numbered ``0 .. num_agents-1`` in seat order, which is turn order.
-* ``current_agent`` is the player whose decision is pending (``-1`` once the game is over).
-  Everything that needs no decision (forced moves, payouts, automatic bookkeeping) is resolved
-  inside ``apply`` so that the game always rests at a decision or at the end.
-* Chance (dice, shuffles) is drawn only from the game's own ``numpy.random.Generator``; its state
-  is part of the snapshot, so ``from_dict(to_dict())`` continues identically.
-* ``places()`` gives every player's final place, 0 = first; equal numbers are shared places.
-  ``teams()`` says which players share a result.
+Naming
+    The rules class is ``<Title>Game`` (``HaseUndIgelGame``, ``HasteBockGame``,
+    ``VolleWolleGame``); its AEC adapter is ``<Title>Env`` in ``envs/<game>/env.py``.
+
+Construction
+    ``<Title>Game(num_players, *, rng=None, **options)`` builds a game at its first decision (set-up
+    and every automatic opening step done). ``options`` are the game options of the env, under the
+    same names; an impossible configuration raises ``ValueError``. ``rng`` (a
+    ``numpy.random.Generator``; a fresh unseeded one if omitted) is the game's only source of
+    chance. A game is otherwise only made by :meth:`Game.clone` and :meth:`Game.from_dict` (and by
+    position helpers of a game's own tests).
+
+The decision
+    * Players are numbered ``0 .. num_agents-1`` in seat order, which is turn order.
+    * ``current_agent`` is the player whose decision is pending (``-1`` once the game is over);
+      ``is_over`` says whether the game has ended by its rules.
+    * ``pending`` is the kind of the pending decision, an index into the class's
+      :attr:`Game.DECISIONS` names, whose last entry is ``"over"`` (the value once the game ended).
+    * Everything that needs no decision (forced moves, payouts, automatic bookkeeping) is resolved
+      inside ``apply`` so that the game always rests at a decision or at the end.
+    * ``turn`` is the number of player turns begun so far, automatic turns included (a turn may hold
+      several decisions of its player: a card and its move, a roll and its picks). The adapter
+      truncates at ``max_turns`` by it.
+
+Legal actions
+    ``legal_actions()`` returns a **new** sorted list of the legal action indices of
+    ``current_agent`` (empty once over) at every call: the caller owns it and may change it.
+    ``apply(action)`` raises :class:`IllegalActionError` (a ``ValueError``) for an out-of-range or
+    illegal action and changes nothing; ``apply_legal(action)`` is the adapter's unchecked path
+    for an action it has already checked against its mask.
+
+Outcome
+    ``places()`` gives every player's final place, 0 = first; equal numbers are shared places.
+    ``teams()`` says which players share a result. ``scores()`` gives every player's points by the
+    rules as if the game ended now (a new list), or ``None`` for a game ranked without points
+    (Hase und Igel, a race).
+
+Chance, copies and snapshots
+    Chance (dice, shuffles) is drawn only from the game's own generator ``rng``; its state is part
+    of the snapshot, so ``from_dict(to_dict())`` continues identically and ``clone()`` is an
+    independent copy that draws the same future. ``to_dict()`` is plain JSON data with the fields
+    ``pending`` (the decision's name) and ``turn`` in every game; ``from_dict`` validates every
+    field and raises ``ValueError`` naming the bad one. ``upgrade(data, version)`` converts a game
+    dict written by an older snapshot format (see :data:`meadowzoo.envs.core.aec.SNAPSHOT_VERSION`).
+    ``resample_hidden(observer, rng)`` redraws what ``observer`` cannot know (search players).
+
+Text
+    ``action_to_string`` names every action index; ``string_to_action`` is its inverse.
+
+Observation caches (memo tables, change detection) belong to the adapter. The rules keep no
+counter or version number for an observer's benefit; where an adapter memoises by identity, the
+game documents which of its lists it replaces rather than changes in place.
 """
 
 from __future__ import annotations
@@ -38,6 +83,8 @@ class Game(ABC):
     num_agents: int
     #: size of the ``Discrete`` action space
     num_actions: int
+    #: names of the decision kinds ``pending`` indexes; the last one is ``"over"``
+    DECISIONS: tuple[str, ...] = ()
     #: a subclass that keeps its state in ``__slots__`` names them here too (see _shallow_copy)
     _SLOTS: tuple[str, ...] = ()
 
@@ -65,14 +112,15 @@ class Game(ABC):
     def is_over(self) -> bool:
         """True once the game has ended by its rules."""
 
-    @property
-    @abstractmethod
-    def turn(self) -> int:
-        """Number of player turns begun so far (used for ``max_turns`` truncation)."""
+    # ``pending`` (int) and ``turn`` (int) are attributes or properties of every game: the number of
+    # the pending decision's kind in DECISIONS, and the player turns begun so far (see above).
+    pending: int
+    turn: int
 
     @abstractmethod
     def legal_actions(self) -> list[int]:
-        """Sorted legal action indices of ``current_agent`` (empty when the game is over)."""
+        """A new sorted list of the legal action indices of ``current_agent`` (empty when the game
+        is over); the caller may keep and change it."""
 
     @abstractmethod
     def apply(self, action: int) -> None:
@@ -88,6 +136,11 @@ class Game(ABC):
     @abstractmethod
     def places(self) -> list[int]:
         """Final place of each player (0 = first; equal values share a place)."""
+
+    def scores(self) -> list[int] | None:
+        """Every player's points by the rules as if the game ended now (a new list); ``None`` for a
+        game ranked without points."""
+        return None
 
     def teams(self) -> list[int]:
         """Team id of each player; by default every player is its own team."""
@@ -139,6 +192,13 @@ class Game(ABC):
     @abstractmethod
     def from_dict(cls, data: dict) -> "Game":
         """Rebuild a game from :meth:`to_dict`; raises ``ValueError`` naming a bad field."""
+
+    @classmethod
+    def upgrade(cls, data: Any, version: int) -> Any:
+        """``data``, a game dict written in snapshot format ``version`` (older than the current
+        one), in the current shape. Renamed fields are renamed here; anything malformed is left
+        for :meth:`from_dict` to reject. The default changes nothing."""
+        return data
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
         """Redraw everything ``observer`` cannot know, consistently with what it has seen.

@@ -43,6 +43,19 @@ def require_int_list(
     return list(value)
 
 
+def require_choice(data: Any, field: str, choices: tuple[str, ...], where: str = "snapshot") -> int:
+    """A string field naming one of ``choices``; returns its index."""
+    value = require(data, field, str, where)
+    if value not in choices:
+        raise ValueError(f"{where}: field {field!r} must be one of {choices}, got {value!r}")
+    return choices.index(value)
+
+
+def rename_fields(data: dict, renames: dict[str, str]) -> dict:
+    """A copy of ``data`` with fields renamed (``old -> new``), for :meth:`Game.upgrade`."""
+    return {renames.get(key, key): value for key, value in data.items()}
+
+
 def require_bool_list(data: Any, field: str, length: int, where: str = "snapshot") -> list[bool]:
     value = require(data, field, list, where)
     if len(value) != length or not all(isinstance(v, bool) for v in value):

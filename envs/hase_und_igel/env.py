@@ -66,19 +66,24 @@ staying only on a carrot square, giving only with ≥ 10 carrots.
 
 ## Observation space
 `observation` is a float32 vector from the observing player's seat: its own runners and holdings
-first, then the other players in turn order. With n players and R runners (R = n, or 4 with two
-runners):
+first, then the other players in turn order. The table is generated from the declaration in
+`envs/hase_und_igel/observation.py` (`python -m meadowzoo.envs.core.observation`):
 
-| slice | size | content |
-|---|---|---|
-| runner blocks | 70 × R | per runner: position one-hot over 0…64 (0 = Start, 64 = Goal) [65]; eats at its next turn; misses its next turn; number/flag check pending; race position / R; finishing place / R (0 while racing) |
-| player blocks | 4 × n | per player: carrots / 100; lettuces / starting lettuces; on the observer's team (the observer itself: 1); to move now |
-| hare deck | 12 × 10 | the next 12 draws from the top: one-hot card kind (9 kinds in `data.CARD_KINDS` order) if every player has seen that card go to the bottom, index 9 = unknown; all zero = no card (reshuffle variant) |
-| unseen cards | 9 | count of each kind among the cards whose order is unknown / 2 |
-| last card | 9 | one-hot kind of the most recently drawn card (zeros before the first draw) |
-| decision | 4 | one-hot: move, card carrots (take/give/pass), extra move, stuck (two runners) |
-| card runner | runners per player | one-hot slot of the runner a card decision is about |
-| progress | 1 | turns played / max_turns |
+<!-- observation:start -->
+Sizes and offsets use n = number of players; R = number of runners (n, or 4 with two runners); k = runners per player.
+
+| block | offset | size | meaning |
+|---|---|---|---|
+| runners | 0 | 70·R | per runner, the observer's first, then by seat: position one-hot over 0…64 (0 = Start, 64 = Goal) [65]; eats at its next turn; misses its next turn; number/flag check pending; race position / R; finishing place / R (0 while racing) |
+| players | 70·R | 4·n | per player, the observer first: carrots / 100; lettuces / starting lettuces; on the observer's team (the observer itself: 1); to move now |
+| hare deck | 70·R + 4·n | 120 | the next 12 draws from the top, 10 each: one-hot card kind (9 kinds in `data.CARD_KINDS` order) if every player has seen that card go to the bottom, index 9 = unknown; all zero = no card (reshuffle variant) |
+| unseen cards | 70·R + 4·n + 120 | 9 | count of each kind among the cards whose order is unknown / 2 |
+| last card | 70·R + 4·n + 129 | 9 | one-hot kind of the most recently drawn card (zeros before the first draw) |
+| decision | 70·R + 4·n + 138 | 4 | pending decision one-hot: move, card carrots (take/give/pass), extra move, stuck (two runners); zeros once over |
+| card runner | 70·R + 4·n + 142 | k | one-hot slot of the runner a card decision is about |
+| progress | 70·R + 4·n + k + 142 | 1 | turns begun / max_turns (at most 1) |
+| (total) | | 70·R + 4·n + k + 143 | |
+<!-- observation:end -->
 
 Everything shown is public (HUI observation principle); the unseen deck order never is.
 
@@ -103,7 +108,8 @@ import numpy as np
 
 from meadowzoo.envs.core.aec import FLOAT32, INT8, MeadowEnv
 from meadowzoo.envs.hase_und_igel import data, render
-from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel, check_config
+from meadowzoo.envs.hase_und_igel.observation import LAYOUT
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame, check_config
 
 GOAL = data.GOAL
 RUNNER_FEATURES = 70
@@ -153,11 +159,11 @@ def _runner_blocks(num_runners: int) -> tuple:
     return _RUNNER_BLOCKS[num_runners]
 
 
-def _decision_row(phase: int, slot: int, rpp: int) -> bytes:
-    """Decision one-hot (none once over: ``phase`` = NUM_DECISIONS) and card-runner one-hot (none: -1)."""
+def _decision_row(pending: int, slot: int, rpp: int) -> bytes:
+    """Decision one-hot (none once over: ``pending`` = OVER) and card-runner one-hot (none: -1)."""
     row = np.zeros(NUM_DECISIONS + rpp, dtype=np.float32)
-    if phase < NUM_DECISIONS:
-        row[phase] = 1
+    if pending < NUM_DECISIONS:
+        row[pending] = 1
     if slot >= 0:
         row[NUM_DECISIONS + slot] = 1
     return row.tobytes()
@@ -179,16 +185,18 @@ class _Encoding:
     deck state, the legal set or ``max_turns``, so it is right for any env of the configuration."""
 
     __slots__ = ("size", "runner_order", "runner_blocks", "player_rows", "decision_bytes", "mask_memo",
-                 "deck_cache", "deck_game", "deck_game_version", "deck_game_block", "progress_bytes",
+                 "deck_cache", "deck_list", "deck_known_from", "deck_last_card", "deck_block", "progress_bytes",
                  "progress_turns")
 
-    def __init__(self, game: HaseUndIgel) -> None:
+    def __init__(self, game: HaseUndIgelGame) -> None:
         n, r, rpp = game.num_agents, game.num_runners, game.rpp
         self.size = RUNNER_FEATURES * r + PLAYER_FEATURES * n + DECK_FEATURES + NUM_DECISIONS + rpp + 1
         self.deck_cache: dict[tuple, bytes] = {}
-        self.deck_game: HaseUndIgel | None = None  # the game and deck_version deck_game_block is of
-        self.deck_game_version = -1
-        self.deck_game_block = b""
+        # the deck block last built, and what it was built from: the game's deck list (replaced,
+        # never changed in place, by the rules: see HaseUndIgelGame), known_from and last_card
+        self.deck_list: list[int] | None = None
+        self.deck_known_from = self.deck_last_card = -2
+        self.deck_block = b""
         self.progress_bytes: tuple[bytes, ...] = ()  # see HaseUndIgelEnv._progress_table
         self.progress_turns = -1  # the max_turns the progress table was made for
         self.mask_memo: dict[tuple[int, ...], np.ndarray] = {}
@@ -208,12 +216,11 @@ class _Encoding:
                                         for tail in tails))
                               for p in order] for current in [*range(n), -1]]
                             for seat, order in enumerate(seat_order)]
-        # the decision and card-runner one-hots, by [over][phase][card runner + 1] (no decision once
-        # over; the card runner's slot is its index modulo rpp)
+        # the decision and card-runner one-hots, by [pending][card runner + 1] (pending = OVER: no
+        # decision; the card runner's slot is its index modulo rpp)
         self.decision_bytes = tuple(
-            tuple(tuple(_decision_row(NUM_DECISIONS if over else phase, runner % rpp if runner >= 0 else -1, rpp)
-                        for runner in range(-1, r)) for phase in range(NUM_DECISIONS))
-            for over in (False, True))
+            tuple(_decision_row(pending, runner % rpp if runner >= 0 else -1, rpp) for runner in range(-1, r))
+            for pending in range(NUM_DECISIONS + 1))
 
 
 class HaseUndIgelEnv(MeadowEnv):
@@ -221,6 +228,8 @@ class HaseUndIgelEnv(MeadowEnv):
 
     metadata = {**MeadowEnv.metadata, "name": "hase_und_igel_v0"}
     default_max_turns = 1500
+    game_class = HaseUndIgelGame
+    observation_layout = LAYOUT
 
     def __init__(
         self,
@@ -251,14 +260,8 @@ class HaseUndIgelEnv(MeadowEnv):
                 raise ValueError(f"{flag} must be a bool, got {options[flag]!r}")
         return options
 
-    def _new_game(self, rng: np.random.Generator) -> HaseUndIgel:
-        return HaseUndIgel(rng=rng, **self.options)
-
-    def _game_from_dict(self, data_: Any) -> HaseUndIgel:
-        return HaseUndIgel.from_dict(data_)
-
     # ---- observation ----------------------------------------------------------------------------
-    def _observation_size(self, game: HaseUndIgel) -> int:
+    def _observation_size(self, game: HaseUndIgelGame) -> int:
         self._obs = _Encoding(game)
         return self._obs.size
 
@@ -290,7 +293,7 @@ class HaseUndIgelEnv(MeadowEnv):
             template = memo[key] = np.frombuffer(bytes(mask), INT8)
         return template.copy()
 
-    def _encode(self, game: HaseUndIgel, seat: int) -> np.ndarray:
+    def _encode(self, game: HaseUndIgelGame, seat: int) -> np.ndarray:
         # Joined from byte pieces, one bytes join and one numpy array per call (several times
         # cheaper than writing the floats one by one): per runner its whole block from a table,
         # per player its carrots and the rest from tables,
@@ -318,11 +321,11 @@ class HaseUndIgelEnv(MeadowEnv):
             except IndexError:
                 append(_ONE.pack(carrots[p] * 0.01))
             append(tails[lettuces[p]])
-        if game is obs.deck_game and game.deck_version == obs.deck_game_version:
-            append(obs.deck_game_block)  # nothing drawn since the last observation
+        if game.deck is obs.deck_list and game.known_from == obs.deck_known_from and game.last_card == obs.deck_last_card:
+            append(obs.deck_block)  # nothing drawn since the last observation
         else:
             append(self._deck_block(game))
-        append(obs.decision_bytes[game.over][game.phase][game.card_runner + 1])
+        append(obs.decision_bytes[game.pending][game.card_runner + 1])
         progress = obs.progress_bytes if obs.progress_turns == self.max_turns else self._progress_table()
         try:
             append(progress[game.turns])
@@ -340,11 +343,9 @@ class HaseUndIgelEnv(MeadowEnv):
         obs.progress_turns = self.max_turns
         return obs.progress_bytes
 
-    def _deck_block(self, game: HaseUndIgel) -> bytes:
+    def _deck_block(self, game: HaseUndIgelGame) -> bytes:
         """Next draws, unseen counts and last card; memoised on the deck state."""
         obs = self._obs
-        if game is obs.deck_game and game.deck_version == obs.deck_game_version:
-            return obs.deck_game_block  # nothing drawn since the last observation
         key = (tuple(game.deck), game.known_from, game.last_card)
         block = obs.deck_cache.get(key)
         if block is None:
@@ -360,7 +361,8 @@ class HaseUndIgelEnv(MeadowEnv):
             if len(obs.deck_cache) > 4096:
                 obs.deck_cache.clear()
             block = obs.deck_cache[key] = features.tobytes()
-        obs.deck_game, obs.deck_game_version, obs.deck_game_block = game, game.deck_version, block
+        obs.deck_list, obs.deck_known_from, obs.deck_last_card = game.deck, game.known_from, game.last_card
+        obs.deck_block = block
         return block
 
     # ---- rendering ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from meadowzoo.envs.hase_und_igel import data
-from meadowzoo.envs.hase_und_igel.rules import PHASES, HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import DECISIONS, HaseUndIgelGame
 
 SYMBOL = {
     data.START_SQUARE: "S", data.GOAL_SQUARE: "Z", data.HARE: "H", data.CARROT: "C", data.LETTUCE: "L",
@@ -24,13 +24,13 @@ SQUARE_COLOURS = {
 }
 
 
-def runner_label(game: HaseUndIgel, runner: int) -> str:
+def runner_label(game: HaseUndIgelGame, runner: int) -> str:
     player = runner // game.rpp
     return f"{player}{'AB'[runner % 2]}" if game.rpp == 2 else str(player)
 
 
-def describe(game: HaseUndIgel, event: tuple) -> str:
-    """Text of one game event (see ``HaseUndIgel.log``)."""
+def describe(game: HaseUndIgelGame, event: tuple) -> str:
+    """Text of one game event (see ``HaseUndIgelGame.log``)."""
     kind, runner, *rest = event
     who = game.runner_name(runner)
     texts = {
@@ -48,13 +48,13 @@ def describe(game: HaseUndIgel, event: tuple) -> str:
     return texts[kind](*rest)
 
 
-def status_line(game: HaseUndIgel) -> str:
+def status_line(game: HaseUndIgelGame) -> str:
     if game.over:
-        return f"turn {game.turns}: game over, places {game.final_places}"
-    return f"turn {game.turns}: player_{game.cur} to move ({PHASES[game.phase].replace('_', ' ')})"
+        return f"turn {game.turn}: game over, places {game.final_places}"
+    return f"turn {game.turn}: player_{game.cur} to move ({DECISIONS[game.pending].replace('_', ' ')})"
 
 
-def ansi(game: HaseUndIgel, last_action: str) -> str:
+def ansi(game: HaseUndIgelGame, last_action: str) -> str:
     lines = [f"Hase und Igel  {status_line(game)}", f"last action: {last_action}"]
     lines += [f"  - {describe(game, event)}" for event in game.log]
     at = {p: runner_label(game, r) for r, p in enumerate(game.pos) if 0 < p < data.GOAL}
@@ -77,7 +77,7 @@ def ansi(game: HaseUndIgel, last_action: str) -> str:
     return "\n".join(lines)
 
 
-def _runner_state(game: HaseUndIgel, runner: int) -> str:
+def _runner_state(game: HaseUndIgelGame, runner: int) -> str:
     pos = game.pos[runner]
     where = "home" if game.place[runner] else ("Start" if pos == 0 else f"on {pos} ({data.SQUARES[pos]})")
     flags = [name for name, on in (("eats next", game.eat[runner]), ("misses next", game.miss[runner]),
@@ -121,7 +121,7 @@ def _board() -> Image.Image:
     return image
 
 
-def rgb(game: HaseUndIgel, last_action: str) -> np.ndarray:
+def rgb(game: HaseUndIgelGame, last_action: str) -> np.ndarray:
     image = _board().copy()
     draw = ImageDraw.Draw(image)
     font = _font()

@@ -7,7 +7,7 @@ Runners and players
     Runner ``r`` belongs to player ``r // runners_per_player``; carrots and lettuces belong to the
     player (shared by its runners).
 
-Decisions (``phase``)
+Decisions (``pending``, named by :data:`DECISIONS`)
     ``MOVE``        the normal action of a turn: forward move, hedgehog back move, stay on a carrot
                     square taking or giving 10 (HUI-7c); with two runners, of either runner.
     ``CARD_CARROTS`` after "forward/back to carrot" (HUI-22) or "take or give 10" (HUI-25):
@@ -16,7 +16,7 @@ Decisions (``phase``)
     ``STUCK``       two-runner variant only: neither runner can act; choose which one returns to
                     Start (DECISION two_runner_stuck).
 Everything else (payouts, eating, missing a turn, stuck runners, the final-stretch exception,
-card effects without a choice) happens automatically inside :meth:`HaseUndIgel.apply`.
+card effects without a choice) happens automatically inside :meth:`HaseUndIgelGame.apply`.
 
 Action indices (``num_actions`` = 67 × runner slots [+ 2 give-up actions with two runners] + 3)
     slot block ``k`` (runner slot k of the mover), base ``67·k``:
@@ -37,14 +37,17 @@ from meadowzoo.envs.core.snapshot import (
     require,
     require_bool_list,
     require_int,
+    require_choice,
     require_int_list,
+    rename_fields,
     rng_from_dict,
     rng_to_dict,
 )
 from meadowzoo.envs.hase_und_igel import data
 
-MOVE, CARD_CARROTS, EXTRA_MOVE, STUCK = 0, 1, 2, 3
-PHASES = ("move", "card_carrots", "extra_move", "stuck")
+MOVE, CARD_CARROTS, EXTRA_MOVE, STUCK, OVER = 0, 1, 2, 3, 4
+#: names of the ``pending`` decision kinds (``OVER``: the game has ended)
+DECISIONS = ("move", "card_carrots", "extra_move", "stuck", "over")
 
 SLOT_ACTIONS = 67
 BACK_OFFSET, TAKE_OFFSET, GIVE_OFFSET = 64, 65, 66
@@ -117,10 +120,11 @@ DECK_SIZE = len(data.DECK)
 NOBODY: frozenset[int] = frozenset()
 
 
-class HaseUndIgel(Game):
+class HaseUndIgelGame(Game):
     """A game of Hase und Igel in progress."""
 
     name = "hase_und_igel"
+    DECISIONS = DECISIONS
     # The state lives in slots, not in an instance dict: CPython 3.11 keeps at most 30 attributes
     # in an object's compact layout and turns a bigger one into a plain dict, on which every
     # ``self.method()`` call misses the interpreter's specialisation and attribute reads and writes
@@ -129,8 +133,8 @@ class HaseUndIgel(Game):
         "num_agents", "rpp", "team_layout", "team_of", "chain_hare_cards", "reshuffle_deck", "num_runners",
         "num_actions", "card_base", "give_up_base", "start_carrots", "start_lettuces", "rng",
         "pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
-        "deck", "discard", "known_from", "deck_version", "last_card", "finished", "turns", "over",
-        "final_places", "phase", "card_runner", "log", "cur", "_legal", "_busy",
+        "deck", "discard", "known_from", "last_card", "finished", "turns", "over",
+        "final_places", "pending", "card_runner", "log", "cur", "_legal", "_busy",
         "current_agent", "is_over", "turn",
     )
 
@@ -171,16 +175,17 @@ class HaseUndIgel(Game):
         self.occupant = [-1] * data.NUM_POSITIONS  # runner on squares 1..63
         deck = list(data.DECK)
         self.rng.shuffle(deck)
-        self.deck = deck  # top = index 0
+        # top = index 0. The deck list is replaced, never changed in place, when a card is drawn or
+        # the unseen part reshuffled: an observer may memoise what it built from it by identity
+        self.deck = deck
         self.discard: list[int] = []  # reshuffle variant only
         self.known_from = DECK_SIZE  # deck[known_from:] is known to everybody (seen before)
-        self.deck_version = 0  # bumped whenever the deck changes (lets observers memoise it)
         self.last_card = -1
         self.finished = 0
         self.turns = 0
         self.over = False
         self.final_places: list[int] = []
-        self.phase = MOVE
+        self.pending = MOVE
         self.card_runner = -1  # runner a CARD_CARROTS / EXTRA_MOVE decision is about
         self.log: list[tuple] = []  # events since the last decision, as (kind, runner, ...) tuples
         first = int(self.rng.integers(n)) if start_player is None else start_player
@@ -213,10 +218,12 @@ class HaseUndIgel(Game):
     def legal_actions(self) -> list[int]:
         if self._legal is None:
             self._legal = [] if self.over else self._compute_legal()
-        return self._legal
+        return list(self._legal)  # a copy: ``_legal`` is the game's own
 
     def apply(self, action: int) -> None:
-        if action not in (self._legal if self._legal is not None else self.legal_actions()):
+        if self._legal is None:
+            self._legal = [] if self.over else self._compute_legal()
+        if action not in self._legal:
             raise IllegalActionError(f"illegal action {action} ({self.action_to_string(action)})")
         self.apply_legal(action)
 
@@ -267,19 +274,19 @@ class HaseUndIgel(Game):
     # ---- legal actions ----------------------------------------------------------------------------
     def _compute_legal(self) -> list[int]:
         p = self.cur
-        if self.phase == MOVE and self.rpp == 1:
+        if self.pending == MOVE and self.rpp == 1:
             return self._runner_moves(p, 0, True)
-        if self.phase == MOVE:
+        if self.pending == MOVE:
             legal: list[int] = []
             for slot in range(self.rpp):
                 runner = p * self.rpp + slot
                 if self._available(runner):
                     legal += self._runner_moves(runner, slot, allow_stay=True)
             return legal
-        if self.phase == EXTRA_MOVE:
+        if self.pending == EXTRA_MOVE:
             runner = self.card_runner
             return self._runner_moves(runner, runner % self.rpp, allow_stay=False) + [self.card_base + 2]
-        if self.phase == CARD_CARROTS:
+        if self.pending == CARD_CARROTS:
             take, give, pas = self.card_base, self.card_base + 1, self.card_base + 2
             return [take, give, pas] if self.carrots[p] >= data.CARROT_CHANGE else [take, pas]
         # STUCK
@@ -351,7 +358,7 @@ class HaseUndIgel(Game):
                 miss[p] = False
                 self.log.append(("miss", p))
             else:
-                self.phase = MOVE
+                self.pending = MOVE
                 self._busy = NOBODY
                 # positional arguments: a keyword costs the call more
                 legal = self._legal = self._runner_moves(p, 0, True)
@@ -380,7 +387,7 @@ class HaseUndIgel(Game):
             else:
                 busy = NOBODY
             self._busy = busy
-            self.phase = MOVE
+            self.pending = MOVE
             # _compute_legal for the MOVE phase, inlined
             free_a = not place[a] and a not in busy
             free_b = not place[b] and b not in busy
@@ -395,7 +402,7 @@ class HaseUndIgel(Game):
             if free_a != free_b:  # HUI-16 / HUI-17: the only free runner has no legal action
                 self._fallback(a if free_a else b)
             elif free_a:  # neither runner can act: the player chooses
-                self.phase = STUCK
+                self.pending = STUCK
                 self._publish()
                 return
             self.cur = (p + 1) % self.num_agents
@@ -421,7 +428,7 @@ class HaseUndIgel(Game):
         return busy
 
     def _end_turn(self) -> None:
-        self.phase = MOVE
+        # the next turn's start sets ``pending`` (a game that has ended stays OVER)
         self.card_runner = -1
         self._legal = None
         if not self.over:
@@ -500,7 +507,6 @@ class HaseUndIgel(Game):
                 return  # a card decision is pending
             # _end_turn, inlined on the hot path (apply_legal has cleared _legal already; a card
             # moving the runner up may have ended the game)
-            self.phase = MOVE
             self.card_runner = -1
             if not self.over:
                 self.cur = (self.cur + 1) % self.num_agents
@@ -551,7 +557,7 @@ class HaseUndIgel(Game):
     def _game_over(self, winners: set[int] | None) -> None:
         self.over = True
         self._publish()
-        self.phase = MOVE
+        self.pending = OVER
         self._legal = None
         if winners is None:  # ranking = finishing order, the remaining runner last
             last = self.num_runners - 1
@@ -564,17 +570,19 @@ class HaseUndIgel(Game):
 
     # ---- hare cards (HUI-21 … HUI-28) -----------------------------------------------------------
     def _draw_card(self, runner: int) -> bool:
-        if not self.deck:  # reshuffle variant: the discard pile becomes the new deck
-            self.deck = self.discard
+        deck = self.deck
+        if not deck:  # reshuffle variant: the discard pile becomes the new deck
+            deck = self.discard
             self.discard = []
-            self.rng.shuffle(self.deck)
-            self.known_from = len(self.deck)
-        self.deck_version += 1
-        card = self.deck.pop(0)
+            self.rng.shuffle(deck)
+            self.known_from = len(deck)
+        card = deck[0]
+        # a new list, not pop/append in place (see __init__: observers memoise the deck by identity)
         if self.reshuffle_deck:
+            self.deck = deck[1:]
             self.discard.append(card)
         else:
-            self.deck.append(card)  # HUI-2: resolved cards go to the bottom, the cycle becomes known
+            self.deck = deck[1:] + [card]  # HUI-2: resolved cards go to the bottom, the cycle becomes known
         if self.known_from:  # max(0, known_from - 1) without the call
             self.known_from -= 1
         self.last_card = card
@@ -612,7 +620,7 @@ class HaseUndIgel(Game):
         return False
 
     def _ask(self, phase: int, runner: int) -> bool:
-        self.phase = phase
+        self.pending = phase
         self.card_runner = runner
         self._legal = None
         return True
@@ -644,7 +652,7 @@ class HaseUndIgel(Game):
 
     def _apply_card_choice(self, choice: int) -> None:
         runner = self.card_runner
-        if self.phase == EXTRA_MOVE:
+        if self.pending == EXTRA_MOVE:
             self.log.append(("decline", runner))
             self._end_turn()
             return
@@ -684,7 +692,7 @@ class HaseUndIgel(Game):
     # ---- hidden information ---------------------------------------------------------------------
     def unseen_cards(self) -> list[int]:
         """Cards whose place in the deck nobody has seen (the top ``known_from`` cards)."""
-        return self.deck[: self.known_from]
+        return list(self.deck[: self.known_from])
 
     def resample_hidden(self, observer: int, rng: np.random.Generator) -> None:
         """Reshuffle the unseen top of the hare deck; reseed future reshuffles.
@@ -692,13 +700,12 @@ class HaseUndIgel(Game):
         The unseen cards are sorted before the shuffle, so the result depends only on what the
         observer knows and on ``rng`` (never on the true hidden order)."""
         unseen = sorted(self.deck[: self.known_from])
-        self.deck_version += 1
         rng.shuffle(unseen)
-        self.deck[: self.known_from] = unseen
+        self.deck = unseen + self.deck[self.known_from:]  # a new list (see __init__)
         self.rng = np.random.default_rng(rng.integers(2**63))
 
     # ---- copies and snapshots ---------------------------------------------------------------------
-    def clone(self) -> "HaseUndIgel":
+    def clone(self) -> "HaseUndIgelGame":
         twin = self._shallow_copy()
         for name in _LIST_FIELDS:
             setattr(twin, name, list(getattr(self, name)))
@@ -727,9 +734,9 @@ class HaseUndIgel(Game):
             "discard": list(self.discard),
             "known_from": self.known_from,
             "last_card": self.last_card,
-            "turns": self.turns,
+            "turn": self.turns,
             "current": self.cur,
-            "phase": PHASES[self.phase],
+            "pending": DECISIONS[self.pending],
             "card_runner": self.card_runner,
             "busy": sorted(self._busy),
             "over": self.over,
@@ -738,7 +745,17 @@ class HaseUndIgel(Game):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "HaseUndIgel":
+    def upgrade(cls, d: Any, version: int) -> Any:
+        """Version 1 named the pending decision ``phase`` (``"move"`` once over) and the turn
+        count ``turns``."""
+        if version == 1 and isinstance(d, dict):
+            d = rename_fields(d, {"phase": "pending", "turns": "turn"})
+            if d.get("over") is True:
+                d["pending"] = "over"
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "HaseUndIgelGame":
         where = "hase_und_igel snapshot"
         if not isinstance(d, dict):
             raise ValueError(f"{where}: field 'game' must be an object")
@@ -766,15 +783,14 @@ class HaseUndIgel(Game):
             raise ValueError(f"{where}: field 'discard' must be empty without reshuffle_deck")
         game.known_from = require_int(d, "known_from", 0, len(game.deck), where)
         game.last_card = require_int(d, "last_card", -1, len(data.CARD_KINDS) - 1, where)
-        game.turns = require_int(d, "turns", 0, 10**9, where)
+        game.turns = require_int(d, "turn", 0, 10**9, where)
         game.cur = require_int(d, "current", 0, n - 1, where)
-        phase = require(d, "phase", str, where)
-        if phase not in PHASES:
-            raise ValueError(f"{where}: field 'phase' must be one of {PHASES}, got {phase!r}")
-        game.phase = PHASES.index(phase)
+        game.pending = require_choice(d, "pending", DECISIONS, where)
         game.card_runner = require_int(d, "card_runner", -1, r - 1, where)
         game._busy = frozenset(require_int_list(d, "busy", None, 0, r - 1, where))
         game.over = require(d, "over", bool, where)
+        if game.over != (game.pending == OVER):
+            raise ValueError(f"{where}: field 'pending' must be 'over' exactly when field 'over' is true")
         game.final_places = require_int_list(d, "final_places", n if game.over else 0, 0, n - 1, where)
         game.rng = rng_from_dict(d.get("rng"), where)
         # consistency: squares, finishing order
@@ -790,7 +806,7 @@ class HaseUndIgel(Game):
         if finished != list(range(1, len(finished) + 1)):
             raise ValueError(f"{where}: field 'place' must number finished runners 1..k")
         game.finished = len(finished)
-        if game.phase in (CARD_CARROTS, EXTRA_MOVE) and game.card_runner // game.rpp != game.cur:
+        if game.pending in (CARD_CARROTS, EXTRA_MOVE) and game.card_runner // game.rpp != game.cur:
             raise ValueError(f"{where}: field 'card_runner' must be a runner of the current player")
         game.log = []
         game._legal = None

@@ -1,7 +1,7 @@
 """The standing of a Hase und Igel race cut short (``max_turns``), for tournaments that score a
 truncated game by its standing at the cut (``meadowzoo.training.evaluate --truncated standing``).
 
-A race has no points: until it ends, :meth:`~meadowzoo.envs.hase_und_igel.rules.HaseUndIgel.places`
+A race has no points: until it ends, :meth:`~meadowzoo.envs.hase_und_igel.rules.HaseUndIgelGame.places`
 is undefined. The standing ranks every player by its race positions (HUI-15; with two runners the
 sum of both), ties sharing a place.
 """

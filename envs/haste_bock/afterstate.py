@@ -110,7 +110,7 @@ def game_record(game, mover: int, viewer: int) -> np.ndarray:
     """The record of a live game right after ``mover``'s turn or panic ram, seen from ``viewer``
     (what :mod:`meadowzoo.training.afterstate_data` records; a rolled but unplayed die is left out)."""
     nxt = -1 if game.is_over else next_card_seat(game.hands, game.time, mover)
-    return record(game.pos, game.facing, game.time, game.scores, game.hands, game.tiles, nxt, viewer)
+    return record(game.pos, game.facing, game.time, game.points, game.hands, game.tiles, nxt, viewer)
 
 
 def record(pos: list[int], facing: int, time: int, scores: list[int], hands: list[list[int]],

@@ -42,25 +42,31 @@ allows no ram is void and resolved without a decision.
 
 ### Observation (egocentric: "seat 0" = the observer, then the following seats)
 
-| slice     | size | meaning |
-|-----------|------|---------|
-| 0–728     | 9×81 | one plane per sheep over the squares (index row*9+col, row 0 = north): planes 2k, 2k+1 are the first and second sheep (`<colour>-1`, `<colour>-2`, the names the actions use) of egocentric seat k; a neutral colour c keeps planes 2c, 2c+1; plane 8 is Thea |
-| 729–732   | 4    | common facing, one-hot N E S W |
-| 733–734   | 2    | Roger present (phase 2), Jacques present (phase 4); they stand beyond the edge the flock faces |
-| 735–809   | 75   | time marker 0–74, one-hot |
-| 810–814   | 5    | phase 0 (before the first turn) … 4, one-hot |
-| 815–818   | 4    | scores / 50, egocentric seats |
-| 819–902   | 4×21 | remaining action cards per egocentric seat: count per kind, kind = type*3 + value-1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
-| 903–914   | 4×3  | remaining time tiles per egocentric seat: count of 1s, 2s, 3s |
-| 915–918   | 4    | no-undo: trough side N E S W the player to move may not play (HB-16) |
-| 919–920   | 2    | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
-| 921–925   | 5    | pending decision: card, discard fallback, move, time tile, panic ram |
-| 926–929   | 4    | deciding player, egocentric seat one-hot (all zero once over) |
-| 930–935   | 6    | die result during a panic ram: blue, yellow, green, red, black, white |
-| 936       | 1    | 1 during the opening panic |
-| 937–957   | 21   | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
-| 958–1032  | 75   | panic spaces on the track (from the rule data) |
-| 1033–1035 | 3    | number of players 2/3/4, one-hot |
+The table is generated from the declaration in `envs/haste_bock/observation.py`
+(`python -m meadowzoo.envs.core.observation`):
+
+<!-- observation:start -->
+| block | offset | size | meaning |
+|---|---|---|---|
+| sheep planes | 0 | 729 | 9 planes of 81 squares (index row·9 + col, row 0 = north): planes 2k, 2k+1 are the first and second sheep (`<colour>-1`, `<colour>-2`, the names the actions use) of egocentric seat k; a neutral colour c keeps planes 2c, 2c+1; plane 8 is Thea |
+| facing | 729 | 4 | common facing, one-hot N E S W |
+| shepherds | 733 | 2 | Roger present (phase 2), Jacques present (phase 4); they stand beyond the edge the flock faces |
+| time | 735 | 75 | time marker 0–74, one-hot |
+| phase | 810 | 5 | phase 0 (before the first turn) … 4, one-hot |
+| scores | 815 | 4 | scores / 50, egocentric seats |
+| cards | 819 | 84 | remaining action cards per egocentric seat (21 each): count per kind, kind = type·3 + value−1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
+| tiles | 903 | 12 | remaining time tiles per egocentric seat (3 each): count of 1s, 2s, 3s |
+| no trough | 915 | 4 | no-undo: trough side N E S W the player to move may not play (HB-16) |
+| no herd | 919 | 2 | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
+| pending | 921 | 5 | pending decision: card, discard fallback, move, time tile, panic ram (zeros once over) |
+| decider | 926 | 4 | deciding player, egocentric seat one-hot (all zero once over) |
+| die | 930 | 6 | die result during a panic ram: blue, yellow, green, red, black, white |
+| opening | 936 | 1 | 1 during the opening panic |
+| chosen card | 937 | 21 | the card chosen this turn (kind one-hot) while its move or the time tile is pending |
+| panic track | 958 | 75 | panic spaces on the track (from the rule data) |
+| players | 1033 | 3 | number of players 2/3/4, one-hot |
+| (total) | | 1036 | |
+<!-- observation:end -->
 
 Everything is public (the cards lie open), except future die rolls.
 
@@ -122,29 +128,18 @@ import numpy as np
 from meadowzoo.envs.core.aec import FLOAT32, MeadowEnv
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import render
-from meadowzoo.envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame
+from meadowzoo.envs.haste_bock.observation import LAYOUT, SCORE_SCALE, sheep_plane
+from meadowzoo.envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame, check_config
 
-# observation layout (see the module docstring)
-PLANES = 0
+# observation layout: the block offsets of the declaration (see observation.py)
+_AT = {name: part.start for name, part in LAYOUT.slices(None).items()}
+PLANES = _AT["sheep planes"]
 NUM_PLANES = 9  # one per sheep: 2 per egocentric seat (or neutral colour), then Thea
-FACING = NUM_PLANES * D.SQUARES
-SHEPHERD = FACING + 4
-TIME = SHEPHERD + 2
-PHASE = TIME + 75
-SCORES = PHASE + 5
-CARDS = SCORES + 4
-TILES = CARDS + 4 * NUM_KINDS
-NO_TROUGH = TILES + 12
-NO_HERD = NO_TROUGH + 4
-PENDING = NO_HERD + 2
-DECIDER = PENDING + 5
-DIE = DECIDER + 4
-OPENING = DIE + 6
-CHOSEN_CARD = OPENING + 1
-PANIC_TRACK = CHOSEN_CARD + NUM_KINDS
-PLAYERS = PANIC_TRACK + 75
-OBS_SIZE = PLAYERS + 3
-SCORE_SCALE = 50.0
+FACING, SHEPHERD, TIME, PHASE, SCORES = _AT["facing"], _AT["shepherds"], _AT["time"], _AT["phase"], _AT["scores"]
+CARDS, TILES, NO_TROUGH, NO_HERD, PENDING = _AT["cards"], _AT["tiles"], _AT["no trough"], _AT["no herd"], _AT["pending"]
+DECIDER, DIE, OPENING, CHOSEN_CARD = _AT["decider"], _AT["die"], _AT["opening"], _AT["chosen card"]
+PANIC_TRACK, PLAYERS = _AT["panic track"], _AT["players"]
+OBS_SIZE = LAYOUT.size(None)
 PACK_COUNTS = struct.Struct(f"<{NO_TROUGH - CARDS}f").pack_into  # cards and tiles, as floats
 
 OPTION_DEFAULTS: dict[str, Any] = {
@@ -159,6 +154,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
 class HasteBockEnv(MeadowEnv):
     metadata = {**MeadowEnv.metadata, "name": "haste_bock_v0"}
     default_max_turns = 1000
+    game_class = HasteBockGame
+    observation_layout = LAYOUT
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         unknown = set(options) - set(OPTION_DEFAULTS)
@@ -166,16 +163,8 @@ class HasteBockEnv(MeadowEnv):
             raise ValueError(f"unknown options {sorted(unknown)}; known: {sorted(OPTION_DEFAULTS)}")
         merged = {**OPTION_DEFAULTS, **options}
         merged["rule_data"] = D.check_rule_data(merged["rule_data"])
-        # the game's constructor validates the rest
-        HasteBockGame(
-            merged["num_players"], np.random.default_rng(0), merged["layout"], merged["facing"],
-            merged["rule_data"], merged["phase2_rows"], _start=False,
-        )
+        check_config(merged["num_players"], merged["layout"], merged["facing"], merged["phase2_rows"])
         return merged
-
-    def _new_game(self, rng: np.random.Generator) -> HasteBockGame:
-        o = self.options
-        return HasteBockGame(o["num_players"], rng, o["layout"], o["facing"], o["rule_data"], o["phase2_rows"])
 
     def _game_from_dict(self, data: dict) -> HasteBockGame:
         game = HasteBockGame.from_dict(data)
@@ -195,19 +184,12 @@ class HasteBockEnv(MeadowEnv):
         # per observer seat: the plane offset of each sheep. Each sheep has its own plane because
         # the move actions name the sheep (`blue-1`, `blue-2`): a policy must see which is which.
         self._plane_base = [
-            [81 * self._plane(s, o, seat, n) for s, o in enumerate(game.owner)] for seat in range(n)
+            [81 * sheep_plane(s, o, seat, n) for s, o in enumerate(game.owner)] for seat in range(n)
         ]
         self._orders = [[(seat + i) % n for i in range(n)] for seat in range(n)]
         self._count_padding = [0] * ((4 - n) * NUM_KINDS)
         self._tile_padding = [0] * ((4 - n) * 3)
         return OBS_SIZE
-
-    @staticmethod
-    def _plane(sheep: int, owner: int, seat: int, n: int) -> int:
-        if sheep == D.THEA:
-            return 8
-        colour_slot = sheep // 2 if owner < 0 else (owner - seat) % n  # neutral colours stay put
-        return 2 * colour_slot + sheep % 2
 
     def _encode(self, game: HasteBockGame, seat: int) -> np.ndarray:
         # Filled through a float view of a byte buffer: item assignment there is several times
@@ -241,7 +223,7 @@ class HasteBockEnv(MeadowEnv):
         if game.player >= 0:
             obs[DECIDER + (game.player - seat) % n] = 1.0
         order = self._orders[seat]
-        scores = game.scores
+        scores = game.points
         for k, p in enumerate(order):
             obs[SCORES + k] = scores[p] / SCORE_SCALE
         # remaining cards and tiles of every player, observer first (padded to four players)

@@ -6,7 +6,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from meadowzoo.envs.haste_bock import data as D
-from meadowzoo.envs.haste_bock.rules import PANIC, PENDING_NAMES, HasteBockGame
+from meadowzoo.envs.haste_bock.rules import PANIC, DECISIONS, HasteBockGame
 
 ARROWS = "^>v<"
 SHEPHERDS = {2: "Roger", 4: "Jacques"}
@@ -40,10 +40,10 @@ def _status(game: HasteBockGame) -> list[str]:
         tiles = " ".join(str(v) for v in (1, 2, 3) for _ in range(game.tiles[p][v - 1]))
         mark = ">" if p == game.current_agent else " "
         lines.append(
-            f"{mark} player_{p} ({D.COLOURS[p]}) score {game.scores[p]:3d} | cards: {cards or '-'}"
+            f"{mark} player_{p} ({D.COLOURS[p]}) score {game.points[p]:3d} | cards: {cards or '-'}"
             + (f" | tiles: {tiles or '-'}" if game.num_agents < 4 else "")
         )
-    pending = PENDING_NAMES[game.pending]
+    pending = DECISIONS[game.pending]
     if game.pending == PANIC:
         pending += f" (die: {D.DIE_FACES[game.die]})"
     if game.card_kind >= 0:
@@ -158,6 +158,6 @@ def rgb(game: HasteBockGame) -> np.ndarray:
     for p in range(game.num_agents):
         draw.rectangle((MARGIN, y + 2, MARGIN + 10, y + 12), fill=SHEEP_RGB[p])
         mark = "  <" if p == game.current_agent else ""
-        draw.text((MARGIN + 16, y), f"player_{p}: {game.scores[p]} points{mark}", fill=(0, 0, 0))
+        draw.text((MARGIN + 16, y), f"player_{p}: {game.points[p]} points{mark}", fill=(0, 0, 0))
         y += 18
     return np.asarray(image, dtype=np.uint8)

@@ -3,10 +3,10 @@
 State is plain lists of ints: ``board[81]`` (sheep id or -1), ``pos[9]`` (square of each sheep;
 sheep ``2c``/``2c+1`` have colour ``c`` = blue, yellow, green, red; sheep 8 is Thea), the common
 ``facing`` (0..3 = N E S W; Roger in phase 2 and Jacques in phase 4 always stand beyond that edge),
-the ``time`` marker, ``scores``, every player's ``hands`` (count per card kind, kind = type * 3 +
+the ``time`` marker, ``points`` (the scores so far), every player's ``hands`` (count per card kind, kind = type * 3 +
 value - 1) and time ``tiles`` (count of 1s, 2s, 3s).
 
-Decisions (the game always rests at one of them):
+Decisions (``pending``, named by :data:`DECISIONS`; the game always rests at one of them):
 
 * ``CARD`` – the player picks one of its action cards (only cards with at least one legal move
   are offered); when no card has a legal move (HB-11, DECISION) the legal actions are
@@ -31,7 +31,9 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.envs.core.game import Game, IllegalActionError
-from meadowzoo.envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
+from meadowzoo.envs.core.snapshot import (
+    require, require_choice, require_int, require_int_list, rng_from_dict, rng_to_dict,
+)
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock.geometry import (
     ADJ, LINE_DIRS, LINE_NAMES, LINES, NUM_DIAGONALS, NUM_LINES, RAY_MASKS, RAYS, SIDE_DIST, SIDE_GROUP,
@@ -56,7 +58,8 @@ ACTION_TYPE: tuple[int, ...] = tuple(t for t in range(7) for _ in range(MOVES_PE
 ACTION_MOVE: tuple[int, ...] = tuple(m for t in range(7) for m in range(MOVES_PER_TYPE[t]))
 
 CARD, MOVE, TILE, PANIC, OVER = range(5)
-PENDING_NAMES = ("card", "move", "tile", "panic", "over")
+#: names of the ``pending`` decision kinds
+DECISIONS = ("card", "move", "tile", "panic", "over")
 #: sheep a panic ram may use per die face (HB-6): colours, black = Thea, white = any
 DIE_RAMMERS = ((0, 1), (2, 3), (4, 5), (6, 7), (8,), tuple(range(9)))
 #: STEP_MOVES[sq]: (direction, neighbour) pairs of a square inside the fence
@@ -94,28 +97,52 @@ def action_layout() -> list[tuple[str, int, int]]:
     return out
 
 
+def check_config(num_players: Any, layout: Any = "random", facing: Any = "N", phase2_rows: Any = "occupied") -> None:
+    """Reject impossible configurations with a clear message (the rule data is checked by
+    :func:`meadowzoo.envs.haste_bock.data.check_rule_data`)."""
+    if isinstance(num_players, bool) or num_players not in (2, 3, 4):
+        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    if layout not in ("random", "fixed"):
+        raise ValueError(f"layout must be 'random' or 'fixed', got {layout!r}")
+    if facing not in D.SIDE_NAMES:
+        raise ValueError(f"facing must be one of {D.SIDE_NAMES}, got {facing!r}")
+    if phase2_rows not in ("occupied", "consecutive"):
+        raise ValueError(f"phase2_rows must be 'occupied' or 'consecutive', got {phase2_rows!r}")
+
+
 class HasteBockGame(Game):
     name = "haste_bock"
     num_actions = NUM_ACTIONS
+    DECISIONS = DECISIONS
 
     def __init__(
         self,
         num_players: int = 4,
+        *,
         rng: np.random.Generator | None = None,
         layout: str = "random",
         facing: str = "N",
         rule_data: dict | None = None,
         phase2_rows: str = "occupied",
-        _start: bool = True,
     ):
-        if num_players not in (2, 3, 4):
-            raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-        if layout not in ("random", "fixed"):
-            raise ValueError(f"layout must be 'random' or 'fixed', got {layout!r}")
-        if facing not in D.SIDE_NAMES:
-            raise ValueError(f"facing must be one of {D.SIDE_NAMES}, got {facing!r}")
-        if phase2_rows not in ("occupied", "consecutive"):
-            raise ValueError(f"phase2_rows must be 'occupied' or 'consecutive', got {phase2_rows!r}")
+        """A game at its first decision: the start layout placed (HB-3) and the opening panic
+        rolled (HB-8)."""
+        self._set_up(num_players, rng, layout, facing, rule_data, phase2_rows)
+        self._place(self.start_squares(self.rng, layout))
+        self._next_opening()
+
+    @classmethod
+    def _empty(cls, num_players: int = 4, rng: np.random.Generator | None = None, facing: str = "N",
+               rule_data: dict | None = None, phase2_rows: str = "occupied") -> "HasteBockGame":
+        """A game with its hands and tiles dealt but no sheep placed and no opening rolled (for
+        :meth:`from_dict` and :meth:`from_position`, which place the sheep themselves)."""
+        game = cls.__new__(cls)
+        game._set_up(num_players, rng, "random", facing, rule_data, phase2_rows)
+        return game
+
+    def _set_up(self, num_players: int, rng: np.random.Generator | None, layout: str, facing: str,
+                rule_data: dict | None, phase2_rows: str) -> None:
+        check_config(num_players, layout, facing, phase2_rows)
         self.num_agents = num_players
         self.rng = rng if rng is not None else np.random.default_rng()
         self.rule_data = D.check_rule_data(rule_data)
@@ -126,7 +153,7 @@ class HasteBockGame(Game):
         self.pos = [0] * D.NUM_SHEEP
         self.facing = D.SIDE_NAMES.index(facing)
         self.time = 0
-        self.scores = [0] * n
+        self.points = [0] * n  # the scores so far (HB-19 … HB-22)
         self.hands = [list(self.start_hand) for _ in range(n)]
         self.tiles = [list(self.start_tiles) for _ in range(n)]
         self.pending = CARD
@@ -139,11 +166,8 @@ class HasteBockGame(Game):
         self.no_herd = -1  # herd sense (0 cw, 1 ccw) the player to move may not play (HB-17)
         self.after_trough = -1  # what the current turn forbids the next player
         self.after_herd = -1
-        self._turn = 0
+        self.turn = 0
         self._legal: list[int] | None = None
-        if _start:
-            self._place(self.start_squares(self.rng, layout))
-            self._next_opening()
 
     @staticmethod
     def start_squares(rng: np.random.Generator, layout: str = "random") -> tuple[int, ...]:
@@ -184,10 +208,6 @@ class HasteBockGame(Game):
     @property
     def is_over(self) -> bool:
         return self.pending == OVER
-
-    @property
-    def turn(self) -> int:
-        return self._turn
 
     @property
     def phase(self) -> int:
@@ -483,7 +503,7 @@ class HasteBockGame(Game):
             if sum(self.hands[p]):
                 self.player = p
                 self.pending = CARD
-                self._turn += 1
+                self.turn += 1
                 return
         self._end()  # HB-24: no player has an action card left
 
@@ -519,7 +539,7 @@ class HasteBockGame(Game):
         if self.num_agents == 3:  # HB-22
             penalty = self.rule_data["unused_tile_penalty"]
             for p in range(3):
-                self.scores[p] -= penalty * sum(self.tiles[p])
+                self.points[p] -= penalty * sum(self.tiles[p])
         self.pending = OVER
         self.player = -1
         self.die = -1
@@ -527,11 +547,11 @@ class HasteBockGame(Game):
 
     # ---- scoring -------------------------------------------------------------------------------
     def _score_pair(self, p: int) -> None:  # HB-19
-        self.scores[p] += ADJ[self.pos[2 * p] * 81 + self.pos[2 * p + 1]]
+        self.points[p] += ADJ[self.pos[2 * p] * 81 + self.pos[2 * p + 1]]
 
     def _score_thea(self, p: int) -> None:  # HB-20
         thea = self.pos[D.THEA] * 81
-        self.scores[p] += ADJ[thea + self.pos[2 * p]] + ADJ[thea + self.pos[2 * p + 1]]
+        self.points[p] += ADJ[thea + self.pos[2 * p]] + ADJ[thea + self.pos[2 * p + 1]]
 
     def row_points(self, phase: int) -> list[int]:
         """HB-21: points of every sheep in a phase-2 or phase-4 scoring with the current facing."""
@@ -550,15 +570,19 @@ class HasteBockGame(Game):
         owner = self.owner
         for s, points in enumerate(self.row_points(phase)):
             if owner[s] >= 0:
-                self.scores[owner[s]] += points
+                self.points[owner[s]] += points
 
     # ---- outcome -------------------------------------------------------------------------------
     def unused_card_value(self, p: int) -> int:
         return sum(c * (k % 3 + 1) for k, c in enumerate(self.hands[p]))
 
+    def scores(self) -> list[int]:
+        """Every player's points so far (HB-19 … HB-22; the end's HB-22 tile penalty included once over)."""
+        return list(self.points)
+
     def places(self) -> list[int]:
         """HB-24: score, then the sum of unused action-card values; further ties share."""
-        keys = [(self.scores[p], self.unused_card_value(p)) for p in range(self.num_agents)]
+        keys = [(self.points[p], self.unused_card_value(p)) for p in range(self.num_agents)]
         return [sum(other > key for other in keys) for key in keys]
 
     # ---- text ----------------------------------------------------------------------------------
@@ -621,7 +645,8 @@ class HasteBockGame(Game):
                 squares[D.SHEEP_LETTERS.index(cell)].append(sq)
         if any(len(squares[c]) != 2 for c in range(4)) or len(squares[4]) != 1:
             raise ValueError("board must hold two sheep of each colour and Thea")
-        game = cls(num_players, np.random.default_rng(seed), facing=facing, _start=False, **options)
+        options.pop("layout", None)  # the board gives the layout
+        game = cls._empty(num_players, np.random.default_rng(seed), facing=facing, **options)
         game._place([sq for c in range(4) for sq in squares[c]] + squares[4])
         game.opening = []
         game.time = time
@@ -644,7 +669,7 @@ class HasteBockGame(Game):
         twin = copy.copy(self)
         twin.board = self.board[:]
         twin.pos = self.pos[:]
-        twin.scores = self.scores[:]
+        twin.points = self.points[:]
         twin.hands = [h[:] for h in self.hands]
         twin.tiles = [t[:] for t in self.tiles]
         twin.opening = self.opening[:]
@@ -652,32 +677,41 @@ class HasteBockGame(Game):
         return twin
 
     _INT_FIELDS = (
-        ("facing", 0, 3), ("time", 0, D.TRACK_END), ("pending", 0, 4), ("player", -1, 3), ("die", -1, 5),
+        ("facing", 0, 3), ("time", 0, D.TRACK_END), ("player", -1, 3), ("die", -1, 5),
         ("card_value", 0, 3), ("card_kind", -1, NUM_KINDS - 1), ("no_trough", -1, 3), ("no_herd", -1, 1), ("after_trough", -1, 3),
         ("after_herd", -1, 1), ("turn", 0, 10**6),
     )
 
     def to_dict(self) -> dict:
-        out = {"config": copy.deepcopy(self.config()), "pos": self.pos[:], "scores": self.scores[:]}
+        out = {"config": copy.deepcopy(self.config()), "pos": self.pos[:], "scores": self.points[:]}
         out["hands"] = [h[:] for h in self.hands]
         out["tiles"] = [t[:] for t in self.tiles]
         out["opening"] = self.opening[:]
+        out["pending"] = DECISIONS[self.pending]
         for field, _, _ in self._INT_FIELDS:
-            out[field] = getattr(self, "_turn" if field == "turn" else field)
+            out[field] = getattr(self, field)
         out["rng"] = rng_to_dict(self.rng)
         return out
+
+    @classmethod
+    def upgrade(cls, data: Any, version: int) -> Any:
+        """Version 1 stored the pending decision as its number."""
+        if version == 1 and isinstance(data, dict):
+            pending = data.get("pending")
+            if type(pending) is int and 0 <= pending < len(DECISIONS):
+                data = {**data, "pending": DECISIONS[pending]}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "HasteBockGame":
         where = "game snapshot"
         config = require(data, "config", dict, where)
         try:
-            game = cls(
+            game = cls._empty(
                 require(config, "num_players", int, where + " config"),
                 rng_from_dict(require(data, "rng", dict, where), where),
                 rule_data=require(config, "rule_data", dict, where + " config"),
                 phase2_rows=require(config, "phase2_rows", str, where + " config"),
-                _start=False,
             )
         except ValueError as error:
             raise ValueError(f"{where}: field 'config' is invalid ({error})") from None
@@ -699,9 +733,10 @@ class HasteBockGame(Game):
                 raise ValueError(f"{where}: field 'tiles'[{p}] holds tiles this player count does not give")
         opening = require_int_list(data, "opening", None, 0, n - 1, where)
         values = {f: require_int(data, f, lo, hi, where) for f, lo, hi in cls._INT_FIELDS}
-        pending, player, die = values["pending"], values["player"], values["die"]
+        pending = values["pending"] = require_choice(data, "pending", DECISIONS, where)
+        player, die = values["player"], values["die"]
         if (pending == OVER) != (player == -1 and not opening) or player >= n:
-            raise ValueError(f"{where}: field 'player'={player} does not fit field 'pending'={pending}")
+            raise ValueError(f"{where}: field 'player'={player} does not fit field 'pending'={DECISIONS[pending]!r}")
         if opening and pending != PANIC:
             raise ValueError(f"{where}: field 'opening' lists rollers but no panic ram is pending")
         if (pending == PANIC) != (die >= 0):
@@ -713,12 +748,12 @@ class HasteBockGame(Game):
         ):
             raise ValueError(f"{where}: field 'card_kind' must name the chosen card exactly while its move or tile is pending")
         game._place(pos)
-        game.scores = list(scores)
+        game.points = list(scores)
         game.hands = [list(h) for h in hands]
         game.tiles = [list(t) for t in tiles]
         game.opening = list(opening)
         for field, value in values.items():
-            setattr(game, "_turn" if field == "turn" else field, value)
+            setattr(game, field, value)
         if pending != OVER and not game.legal_actions():
-            raise ValueError(f"{where}: field 'pending'={pending} has no legal action in this position")
+            raise ValueError(f"{where}: field 'pending'={DECISIONS[pending]!r} has no legal action in this position")
         return game

@@ -30,36 +30,34 @@ Decisions are consecutive AEC steps; the observation says which one is pending:
 4. **pick** – take won cards one at a time (``take card k`` = display slot k); the last sheep
    card picked becomes the herd's top card.
 
-Observation (egocentric: player block 0 is the observer, then the following seats in turn order)
-------------------------------------------------------------------------------------------------
+Observation
+-----------
 
-=============================  ==============================================================
-slice                          meaning
-=============================  ==============================================================
-``[0:5]``                      pending decision one-hot: bid, roll, black, pick, over
-``[5:8]``                      attempt one-hot (1, 2, 3) while rolling
-``[8:11]``                     dice: d12, d10, d8 pips of the current roll (0 = not rolled)
-``[11:14]``                    dice set aside (1 = kept)
-``[14]``                       result without options: dice sum + negative modifier (VW-9)
-``[15]``                       roller's optional positive modifier
-``[16]``                       roller's target (bid; 26+ → 26)
-``[17]``                       cards still to pick in the current pick
-``[18]``                       1 if only black sheep may be picked (VW-11)
-``[19]``                       wool in the supply
-``[20]``                       cards left in the draw pile
-``[21]``                       round number (1-based)
-``[22 : 22+11·(n+1)]``         display slots 1..n+1, 11 each: present, kind one-hot (white,
-                               black, 3-7-0, 0-0-7, dog, bone), points, modifier (+N/−N, 0),
-                               bone symbol, sheep number
-next ``T``                     draw pile contents by card type (counts; order never shown)
-next ``20·n``                  per player (observer first), 20 each: to move, has bid, bid
-                               known, bid target (0 unknown), bid is 26+, place in roll order
-                               (1..n, 0 before reveal), has a top card, top points, top
-                               modifier, top bone symbol, tie-break sheep number (VW-8),
-                               betting-card back, white / black / 3-7-0 / 0-0-7 counts, dogs,
-                               holds the bone, wool, points so far (VW-16 as if the game
-                               ended now)
-=============================  ==============================================================
+Egocentric: player block 0 is the observer, then the following seats in turn order; raw counts,
+points and pips. The table is generated from the declaration in `envs/volle_wolle/observation.py`
+(`python -m meadowzoo.envs.core.observation`):
+
+<!-- observation:start -->
+Sizes and offsets use n = number of players; T = number of distinct card types of the deck (19 for the default deck).
+
+| block | offset | size | meaning |
+|---|---|---|---|
+| decision | 0 | 5 | pending decision one-hot: bid, roll, black, pick, over |
+| attempt | 5 | 3 | attempt one-hot (1, 2, 3) while rolling |
+| dice | 8 | 3 | d12, d10, d8 pips of the current roll while rolling (0 = not rolled) |
+| kept | 11 | 3 | dice set aside while rolling (1 = kept) |
+| result | 14 | 1 | while rolling: dice sum + negative modifier (VW-9) |
+| bonus | 15 | 1 | while rolling: the roller's optional positive modifier |
+| target | 16 | 1 | while rolling: the roller's target (bid; 26+ → 26) |
+| picking | 17 | 2 | while picking: cards still to pick; 1 if only black sheep may be picked (VW-11) |
+| supply | 19 | 1 | wool in the supply |
+| pile size | 20 | 1 | cards left in the draw pile |
+| round | 21 | 1 | round number (1-based) |
+| display | 22 | 11·n + 11 | display slots 1…n+1, 11 each: present, kind one-hot (white, black, 3-7-0, 0-0-7, dog, bone), points, modifier (+N/−N, 0), bone symbol, sheep number |
+| pile | 11·n + 33 | T | draw pile contents by card type (counts; the order is never shown); `env.unwrapped.card_types()` names the types |
+| players | 11·n + T + 33 | 20·n | per player, the observer first, 20 each: to move, has bid, bid known, bid target (0 unknown), bid is 26+, place in roll order (1…n, 0 before the reveal), has a top card, top points, top modifier, top bone symbol, tie-break sheep number (VW-8), betting-card back, white / black / 3-7-0 / 0-0-7 counts, dogs, holds the bone, wool, points so far (VW-16 as if the game ended now) |
+| (total) | | 31·n + T + 33 | |
+<!-- observation:end -->
 
 A player's own bid is known to it (``bid known`` = 1) before the reveal; other players' bids
 are not. Card types: distinct (kind, points, modifier, bone symbol) in deck-file order;
@@ -98,7 +96,8 @@ import numpy as np
 
 from meadowzoo.envs.core.aec import INT8, MeadowEnv
 from meadowzoo.envs.volle_wolle import data, rules
-from meadowzoo.envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.volle_wolle.observation import LAYOUT
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame
 
 GLOBAL = 22
 HEAD = 19  # obs[0:19]: the pending decision, dice and pick state
@@ -133,23 +132,25 @@ def card_features(deck: data.Deck) -> np.ndarray:
 
 class _Encoding:
     """The byte tables the observation is joined from (fixed per configuration) and what
-    :meth:`raw_env._track` keeps of the game last observed. One object rather than thirty env
+    :meth:`VolleWolleEnv._track` keeps of the game last observed. One object rather than thirty env
     attributes: past 30 attributes CPython 3.11 turns an object's attributes into a plain dict,
     which slows every attribute access and method call of the env (the base env has 22). Clones
     share it: what it keeps belongs to one game object, and another game starts it afresh."""
 
     __slots__ = ("size", "pile_struct", "type_total", "top_bytes", "no_top_bytes", "card_bytes", "heads",
                  "roll_heads", "kept_bytes", "pick_heads", "bid_cols", "bidding_cols", "own_bid_cols", "no_mask",
-                 "masks", "obs_game", "stamp", "round", "pile_round", "pile_counts", "pile_bytes", "row_stamp",
-                 "rows", "bid_round", "bid_revealed", "revealed_cols", "bid_codes", "display_round",
-                 "display_present", "display_bytes", "mid")
+                 "masks", "obs_game", "wool", "present", "round", "revealed", "pile_round", "pile_counts",
+                 "pile_bytes", "row_keys", "most_dogs", "rows", "bid_round", "bid_revealed", "revealed_cols",
+                 "bid_codes", "display_round", "display_present", "display_bytes", "mid")
 
 
-class raw_env(MeadowEnv):
+class VolleWolleEnv(MeadowEnv):
     """The raw (unwrapped) Volle Wolle AEC environment; see the module docstring."""
 
     metadata = {**MeadowEnv.metadata, "name": "volle_wolle_v0"}
     default_max_turns = 10_000
+    game_class = VolleWolleGame
+    observation_layout = LAYOUT
 
     # ---- options and games ------------------------------------------------------------------------
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -210,19 +211,21 @@ class raw_env(MeadowEnv):
             mask[list(legal)] = 1
             mask.flags.writeable = False
             obs.masks.append(mask)
-        obs.obs_game: VolleWolle | None = None
-        obs.stamp = obs.round = -1
+        obs.obs_game: VolleWolleGame | None = None
+        obs.wool = None
+        obs.present = obs.round = -1
+        obs.revealed = None
 
-    def _new_game(self, rng: np.random.Generator) -> VolleWolle:
-        return VolleWolle.new(self.options["num_players"], rng, self.deck)
+    def _game_options(self) -> dict[str, Any]:
+        return {"num_players": self.options["num_players"], "deck": self.deck}  # the deck loaded once
 
-    def _game_from_dict(self, d: dict) -> VolleWolle:
-        game = VolleWolle.from_dict(d)
+    def _game_from_dict(self, d: dict) -> VolleWolleGame:
+        game = VolleWolleGame.from_dict(d)
         if game.deck.cards != self.deck.cards:
             raise ValueError("snapshot game field 'deck' differs from this env's deck")
         return game
 
-    def _observation_size(self, game: VolleWolle) -> int:
+    def _observation_size(self, game: VolleWolleGame) -> int:
         return self._obs.size
 
     def card_types(self) -> list[str]:
@@ -251,12 +254,16 @@ class raw_env(MeadowEnv):
     # the head (19 floats: the decision), the middle (supply, pile size, round, display, pile by
     # type) and every player's row in seat order rotated to start at the observer. A row is its
     # bid columns 0..5 (from tables, by who moves and who has bid) and its card columns 6..19
-    # (rebuilt when the player's ``pstamp`` moves). ``_track`` rebuilds the middle, the card
-    # columns and the revealed bids only when ``game.stamp`` or the round moved: between two
-    # such moves nothing public changes but the head, whose turn it is and who has bid. The pile
-    # counts follow the deals (a fresh count when a round was skipped or does not add up). The
-    # caches belong to one game object; another game (restore, clone, reset) starts them afresh.
-    def _track(self, game: VolleWolle) -> None:
+    # (rebuilt when the player's herd size, dogs, wool or bone, or the most dogs anybody holds,
+    # moved). ``_track`` rebuilds the middle, the card columns and the revealed bids only when the
+    # wool, the occupied display slots, the round or the reveal moved. That is every public change:
+    # within a round cards only leave the display (and every card a player gains comes from it),
+    # herds and dog piles only grow, and wool only moves between a player and the supply. Between
+    # two such moves nothing public changes but the head, whose turn it is and who has bid. The
+    # pile counts follow the deals (a fresh count when a round was skipped or does not add up).
+    # The caches belong to one game object; another game (restore, clone, reset) starts them
+    # afresh. The rules keep no counter for this: what changed is read off the state itself.
+    def _track(self, game: VolleWolleGame) -> None:
         """Bring the middle part, the card columns and the revealed bids up to date with ``game``."""
         obs = self._obs
         n = game.num_agents
@@ -264,13 +271,16 @@ class raw_env(MeadowEnv):
             obs.obs_game = game
             obs.pile_round = -2  # never the round before
             obs.pile_counts: list[int] = []
-            obs.row_stamp = [-1] * n
+            obs.row_keys = [None] * n
+            obs.most_dogs = -1
             obs.rows: list[bytes] = [b""] * (2 * n)  # bid columns of p at 2p, card columns at 2p+1
             obs.bid_round = -1
             obs.bid_revealed: bool | None = None
             obs.display_round = obs.display_present = -1
-        obs.stamp = game.stamp
+        obs.wool = list(game.wool)
+        obs.present = game.present
         obs.round = game.round
+        obs.revealed = game.revealed
         if game.round != obs.pile_round:  # pile by card type: it changes only when a round deals
             type_of = game.deck.type_of
             counts = obs.pile_counts
@@ -295,20 +305,22 @@ class raw_env(MeadowEnv):
             obs.display_bytes = b"".join(map(obs.card_bytes.__getitem__, game.display))
         obs.mid = b"".join((_THREE.pack(game.supply, len(game.pile), game.round), obs.display_bytes,
                               obs.pile_bytes))
-        pstamp = game.pstamp
-        row_stamp = obs.row_stamp
-        if pstamp != row_stamp:  # columns 6..19 of the players whose herd, dogs, bone or wool changed
-            rows, top_bytes, pack = obs.rows, obs.top_bytes, _CARD_COLUMNS.pack
-            for p in range(n):
-                if pstamp[p] == row_stamp[p]:
-                    continue
-                herd = game.herd[p]
+        # columns 6..19 of the players whose herd, dogs, bone or wool changed (everybody's points
+        # when the most-dogs penalty moved)
+        keys, rows, top_bytes, pack = obs.row_keys, obs.rows, obs.top_bytes, _CARD_COLUMNS.pack
+        every = game.most_dogs != obs.most_dogs
+        obs.most_dogs = game.most_dogs
+        herds, dogs, wool, bone = game.herd, game.dogs, game.wool, game.bone
+        for p in range(n):
+            key = (len(herds[p]), len(dogs[p]), wool[p], bone == p)
+            if key != keys[p] or every:
+                keys[p] = key
+                herd = herds[p]
                 back = game.back[p]  # an empty herd: no top card, the betting card's back breaks ties
                 top = top_bytes[herd[-1]] if herd else obs.no_top_bytes[back]
                 white, black, k370, k007 = game.counts[p]  # spelt out: a call with *args builds a tuple
                 rows[2 * p + 1] = top + pack(
-                    back, white, black, k370, k007, len(game.dogs[p]), game.bone == p, game.wool[p], game.score(p))
-            row_stamp[:] = pstamp
+                    back, white, black, k370, k007, len(dogs[p]), bone == p, wool[p], game.score(p))
         if game.revealed != obs.bid_revealed or game.round != obs.bid_round:
             # bids are revealed all at once, and hidden again next round
             obs.bid_round = game.round
@@ -331,11 +343,12 @@ class raw_env(MeadowEnv):
         ]
         return cols
 
-    def _encode(self, game: VolleWolle, seat: int) -> np.ndarray:
+    def _encode(self, game: VolleWolleGame, seat: int) -> np.ndarray:
         obs = self._obs
-        if game.stamp != obs.stamp or game.round != obs.round or game is not obs.obs_game:
+        if (game.present != obs.present or game.wool != obs.wool or game.round != obs.round
+                or game.revealed is not obs.revealed or game is not obs.obs_game):
             self._track(game)
-        phase = game.phase
+        phase = game.pending
         rows = obs.rows[:]
         if phase == 0:  # bidding: who has bid (never what), and the observer's own bid
             rows[0::2] = obs.bidding_cols[game.cur]

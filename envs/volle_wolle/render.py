@@ -7,13 +7,13 @@ from PIL import Image, ImageDraw
 
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.data import BID_NAMES, DIE_NAMES, card_label
-from meadowzoo.envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame
 
 _PHASE_TEXT = ("bidding", "rolling", "black sheep choice", "picking cards", "game over")
 
 
-def _dice_text(game: VolleWolle) -> str:
-    if game.phase not in (rules.ROLL, rules.BLACK_CHOICE):
+def _dice_text(game: VolleWolleGame) -> str:
+    if game.pending not in (rules.ROLL, rules.BLACK_CHOICE):
         return "dice: -"
     kept = [DIE_NAMES[d] for d in range(3) if game.kept >> d & 1]
     parts = " ".join(f"{name}={v}" for name, v in zip(DIE_NAMES, game.dice))
@@ -23,17 +23,17 @@ def _dice_text(game: VolleWolle) -> str:
     )
 
 
-def _bid_text(game: VolleWolle, p: int) -> str:
+def _bid_text(game: VolleWolleGame, p: int) -> str:
     if game.revealed:
         return f"bid {BID_NAMES[game.bids[p]]} (#{game.order.index(p) + 1})"
-    return "has bid" if game.phase == rules.BID and p < game.cur else "bidding"
+    return "has bid" if game.pending == rules.BID and p < game.cur else "bidding"
 
 
-def render_ansi(game: VolleWolle, last_action: tuple[str, int] | None = None) -> str:
+def render_ansi(game: VolleWolleGame, last_action: tuple[str, int] | None = None) -> str:
     deck = game.deck
     lines = [
         f"Volle Wolle  round {game.round}  pile {len(game.pile)}  supply {game.supply} wool  "
-        f"— {_PHASE_TEXT[game.phase]}" + (f", player_{game.cur} to act" if game.phase != rules.OVER else ""),
+        f"— {_PHASE_TEXT[game.pending]}" + (f", player_{game.cur} to act" if game.pending != rules.OVER else ""),
         "display: " + "  ".join(
             f"[{s + 1}] {card_label(deck, c) if c >= 0 else '--'}" for s, c in enumerate(game.display)
         ),
@@ -83,20 +83,20 @@ def _card(draw: ImageDraw.ImageDraw, deck: data.Deck, card: int, x: int, y: int,
         draw.text((x + w - 18, y + h - 14), str(deck.number[card]), fill=ink)
 
 
-def render_rgb(game: VolleWolle) -> np.ndarray:
+def render_rgb(game: VolleWolleGame) -> np.ndarray:
     deck = game.deck
     n = game.num_agents
     width = max(720, 20 + (n + 1) * (_CARD_W + 12) + 260)
     height = 170 + n * 76
     image = Image.new("RGB", (width, height), (95, 150, 80))
     draw = ImageDraw.Draw(image)
-    draw.text((10, 6), f"Volle Wolle  round {game.round}  pile {len(game.pile)}  supply {game.supply}  {_PHASE_TEXT[game.phase]}", fill=(255, 255, 255))
+    draw.text((10, 6), f"Volle Wolle  round {game.round}  pile {len(game.pile)}  supply {game.supply}  {_PHASE_TEXT[game.pending]}", fill=(255, 255, 255))
     for slot, card in enumerate(game.display):
         x = 10 + slot * (_CARD_W + 12)
         _card(draw, deck, card, x, 26)
         draw.text((x + 2, 26 + _CARD_H + 2), str(slot + 1), fill=(255, 255, 255))
     dx = 30 + (n + 1) * (_CARD_W + 12)
-    rolled = game.phase in (rules.ROLL, rules.BLACK_CHOICE)
+    rolled = game.pending in (rules.ROLL, rules.BLACK_CHOICE)
     for d, (name, sides) in enumerate(zip(DIE_NAMES, data.DICE)):
         x = dx + d * 62
         kept = rolled and game.kept >> d & 1

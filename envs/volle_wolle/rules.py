@@ -5,7 +5,7 @@ order (VW-7, secret: the bids are revealed once all have bid), then players act 
 (VW-8): roll (VW-9..VW-11), pick won cards one by one (VW-14, VW-15); the last player takes the
 rest (VW-12; with 2 players it rolls too and the rest goes to the other player, VW-13).
 
-Decisions (``current_agent``'s pending choice, ``phase``):
+Decisions (``current_agent``'s pending choice, ``pending``, named by :data:`DECISIONS`):
 
 * ``BID``   – choose a bid (actions 0..12: 14..25, 26+).
 * ``ROLL``  – after a roll that does not force success: ``claim`` (when bonus and wool reach the
@@ -27,16 +27,22 @@ with at most one sheep card among them), empty displays, new rounds and the end.
   (more wool never helps: each wool is a point); likewise for avoiding the black sheep.
 * When a player takes several cards (won cards, black sheep, the rest of the display) the player
   chooses their order one by one; the order is only asked when it can matter (two or more sheep).
-* The most-dogs penalty needs at least one dog; ``turn`` counts decisions (for truncation).
+* The most-dogs penalty needs at least one dog.
+* ``turn`` counts player turns begun: every bid, and every turn in bid order (a roller's turn with
+  its rolls and picks, the last player taking the rest; with two players the rest going to the
+  other player, VW-13). A player skipped because the display is empty has no turn.
 """
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from meadowzoo.envs.core.game import Game, IllegalActionError
-from meadowzoo.envs.core.snapshot import require, require_int, require_int_list, rng_from_dict, rng_to_dict
+from meadowzoo.envs.core.snapshot import (
+    rename_fields, require, require_choice, require_int, require_int_list, rng_from_dict, rng_to_dict,
+)
 from meadowzoo.envs.volle_wolle import data
 from meadowzoo.envs.volle_wolle.data import (
     BID_26_PLUS,
@@ -66,7 +72,8 @@ from meadowzoo.envs.volle_wolle.data import (
 
 # ---- phases ----------------------------------------------------------------------------------------
 BID, ROLL, BLACK_CHOICE, PICK, OVER = range(5)
-PHASE_NAMES = ("bid", "roll", "black", "pick", "over")
+#: names of the ``pending`` decision kinds
+DECISIONS = ("bid", "roll", "black", "pick", "over")
 
 # ---- actions ---------------------------------------------------------------------------------------
 NUM_BIDS = len(BID_TARGETS)  # 0..12
@@ -99,7 +106,7 @@ _ROLL_LEGAL = tuple(
     + ((CLAIM, DECLINE) if claim else (DECLINE,),)
     for claim in (False, True)
 )
-#: every set of legal actions, indexed by :meth:`VolleWolle.legal_key`: bids without / with wool,
+#: every set of legal actions, indexed by :meth:`VolleWolleGame.legal_key`: bids without / with wool,
 #: rolling by [can claim][kept dice or 8], picks by the bit mask of eligible slots, black choice, over
 LEGAL_SETS = (
     (tuple(_BIDS_POOR), tuple(_BIDS_ALL)) + _ROLL_LEGAL[0] + _ROLL_LEGAL[1] + _PICKS_OF
@@ -119,30 +126,34 @@ def default_deck() -> Deck:
     return _DECK_CACHE[None]
 
 
-class VolleWolle(Game):
-    """The game state and its rules. Create with :meth:`new`."""
+class VolleWolleGame(Game):
+    """The game state and its rules."""
 
     name = "volle_wolle"
     num_actions = NUM_ACTIONS
+    DECISIONS = DECISIONS
     # Slots, not an instance dict: past 30 attributes CPython 3.11 gives an object a plain dict,
-    # which slows every attribute access and ``self.method()`` call of a step (see HaseUndIgel).
+    # which slows every attribute access and ``self.method()`` call of a step (see HaseUndIgelGame).
     __slots__ = _SLOTS = (
         "deck", "num_agents", "rng", "pile", "back", "wool", "supply", "herd", "dogs", "bone", "round",
-        "turns", "display", "dice", "stamp", "pstamp", "most_dogs", "counts", "printed", "lowest", "present",
+        "turns", "display", "dice", "most_dogs", "counts", "printed", "lowest", "present",
         "sheep_slots", "black_slots", "bids", "revealed", "order", "pos", "attempt", "kept", "base", "bonus",
-        "neg", "target", "can_claim", "picks", "black_only", "phase", "cur", "current_agent", "is_over", "turn",
+        "neg", "target", "can_claim", "picks", "black_only", "pending", "cur", "current_agent", "is_over", "turn",
     )
 
     # ---- construction -----------------------------------------------------------------------------
-    @classmethod
-    def new(cls, num_players: int, rng: np.random.Generator, deck: Deck | None = None) -> "VolleWolle":
+    def __init__(self, num_players: int = 4, *, rng: np.random.Generator | None = None,
+                 deck: Deck | str | list | None = None) -> None:
+        """A game at its first bid. ``deck``: a loaded :class:`~meadowzoo.envs.volle_wolle.data.Deck`,
+        or what :func:`~meadowzoo.envs.volle_wolle.data.load_deck` reads (None = the default file)."""
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not (
             data.MIN_PLAYERS <= num_players <= data.MAX_PLAYERS
         ):
             raise ValueError(f"num_players must be {data.MIN_PLAYERS}..{data.MAX_PLAYERS}, got {num_players!r}")
-        g = cls.__new__(cls)
+        g = self
         n = int(num_players)
-        g.deck = deck or default_deck()
+        rng = rng if rng is not None else np.random.default_rng()
+        g.deck = deck if isinstance(deck, Deck) else default_deck() if deck is None else load_deck(deck)
         g.num_agents = n
         g.rng = rng
         g.pile = rng.permutation(data.NUM_CARDS).tolist()  # drawn from the end
@@ -159,12 +170,9 @@ class VolleWolle(Game):
         g._init_derived()
         g._start_round()
         g._publish()
-        return g
 
     def _init_derived(self) -> None:
         """Tables recomputed from the state (not part of the snapshot)."""
-        self.stamp = 0  # bumped whenever public player data (herds, wool, bone, bids) changes
-        self.pstamp = [0] * self.num_agents  # per player: bumped when its herd, dogs, wool or bone change
         self.most_dogs = max(len(d) for d in self.dogs)
         # per player: sheep counts by kind, printed points of white + black, two lowest whites
         self.counts = [[0, 0, 0, 0] for _ in range(self.num_agents)]
@@ -208,11 +216,11 @@ class VolleWolle(Game):
 
     # ---- the decision -----------------------------------------------------------------------------
     # ``current_agent``, ``is_over`` and ``turn`` are plain attributes (slots), not properties: the
-    # AEC adapter reads them several times per step. :meth:`_publish` derives them from ``phase``,
-    # ``cur`` and ``turns`` at the end of every change of state (``new``, ``apply``, ``from_dict``).
+    # AEC adapter reads them several times per step. :meth:`_publish` derives them from ``pending``,
+    # ``cur`` and ``turns`` at the end of every change of state (``__init__``, ``apply``, ``from_dict``).
 
     def _publish(self) -> None:
-        over = self.phase == OVER
+        over = self.pending == OVER
         self.is_over = over
         self.current_agent = -1 if over else self.cur
         self.turn = self.turns
@@ -222,7 +230,7 @@ class VolleWolle(Game):
 
     def legal_key(self) -> int:
         """Index of the current legal actions in :data:`LEGAL_SETS` (the env memoises masks by it)."""
-        phase = self.phase
+        phase = self.pending
         if phase == BID:
             return 1 if self.wool[self.cur] else 0
         if phase == ROLL:
@@ -232,29 +240,26 @@ class VolleWolle(Game):
         return _BLACK_KEY if phase == BLACK_CHOICE else _OVER_KEY
 
     def apply(self, action: int) -> None:
-        phase = self.phase
+        phase = self.pending
         a = action
         if phase == BID:
             if not (0 <= a < NUM_BIDS) or (a == BID_26_PLUS and not self.wool[self.cur]):
                 self._illegal(a)
-            self.turns += 1
             self.bids[self.cur] = a
             if self.cur + 1 < self.num_agents:
                 self.cur += 1
+                self.turns += 1  # the next player's bidding turn
             else:
                 self._reveal()
         elif phase == ROLL:
             if a == CLAIM and self.can_claim:
-                self.turns += 1
                 self._pay(self.cur, self.target - self.base - self.bonus)
                 self._win()
             elif KEEP <= a < KEEP + 3 and self.attempt < 3 and not self.kept & _BITS[a - KEEP]:
-                self.turns += 1
                 self.kept |= _BITS[a - KEEP]
                 self.attempt += 1
                 self._roll()
             elif a == DECLINE and self.attempt == 3:
-                self.turns += 1
                 self._fail()
             else:
                 self._illegal(a)
@@ -263,18 +268,15 @@ class VolleWolle(Game):
             eligible = self.black_slots if self.black_only else self.present
             if not (0 <= slot <= self.num_agents) or not eligible >> slot & 1:
                 self._illegal(a)
-            self.turns += 1
             self._take_slot(slot)
             self.picks -= 1
             self._continue_pick()
         elif phase == BLACK_CHOICE:
             if a == AVOID_BLACK:
-                self.turns += 1
                 self._pay(self.cur, BLACK_SHEEP_LIMIT - self.base - self.bonus)
                 self._gain_wool(self.cur)
                 self._end_turn()
             elif a == TAKE_BLACK:
-                self.turns += 1
                 self._gain_wool(self.cur)
                 self._begin_pick(self.cur, NUM_CARDS, True)
             else:
@@ -282,7 +284,7 @@ class VolleWolle(Game):
         else:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
         # _publish, inlined (a Python call fewer on every step)
-        over = self.phase == OVER
+        over = self.pending == OVER
         self.is_over = over
         self.current_agent = -1 if over else self.cur
         self.turn = self.turns
@@ -326,7 +328,7 @@ class VolleWolle(Game):
     # ---- round flow ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
         if not self.pile:
-            self.phase = OVER
+            self.pending = OVER
             self.cur = -1
             self.attempt = 0
             self.picks = 0
@@ -350,8 +352,9 @@ class VolleWolle(Game):
         self.can_claim = False
         self.picks = 0
         self.black_only = False
-        self.phase = BID
+        self.pending = BID
         self.cur = 0
+        self.turns += 1  # the first bidding turn
 
     def _reveal(self) -> None:
         """VW-7, VW-8: all bids revealed; 26+ pays a wool; order by bid, then sheep number."""
@@ -362,7 +365,6 @@ class VolleWolle(Game):
         keys = [(-b, self.sheep_number(p)) for p, b in enumerate(self.bids)]
         self.order = sorted(range(self.num_agents), key=keys.__getitem__)
         self.pos = 0
-        self.stamp += 1
         self._next_player()
 
     def _next_player(self) -> None:
@@ -373,6 +375,7 @@ class VolleWolle(Game):
             pos = self.pos
             if pos >= n:
                 if pos == n and n == 2 and self.present:  # VW-13: the rest to the other
+                    self.turns += 1
                     self.pos = n + 1
                     self.attempt = 0
                     self._begin_pick(order[0], NUM_CARDS, False)
@@ -384,6 +387,7 @@ class VolleWolle(Game):
                 self.pos = pos + 1
                 continue
             self.cur = p
+            self.turns += 1
             if pos == n - 1 and n > 2:  # VW-12: the last takes the rest without rolling
                 self.attempt = 0
                 self._begin_pick(p, NUM_CARDS, False)
@@ -415,7 +419,7 @@ class VolleWolle(Game):
             return
         self.can_claim = base + self.bonus + self.wool[self.cur] >= self.target
         if self.can_claim or self.attempt < 3:
-            self.phase = ROLL
+            self.pending = ROLL
             return
         self._fail()
 
@@ -429,7 +433,7 @@ class VolleWolle(Game):
         p = self.cur
         if self.base < BLACK_SHEEP_LIMIT and self._has_black():
             if self.base + self.bonus + self.wool[p] >= BLACK_SHEEP_LIMIT:
-                self.phase = BLACK_CHOICE
+                self.pending = BLACK_CHOICE
                 return
             self._gain_wool(p)
             self._begin_pick(p, NUM_CARDS, True)
@@ -446,15 +450,11 @@ class VolleWolle(Game):
         if amount > 0:
             self.wool[player] -= amount
             self.supply += amount
-            self.stamp += 1
-            self.pstamp[player] += 1
 
     def _gain_wool(self, player: int) -> None:
         if self.supply:
             self.supply -= 1
             self.wool[player] += 1
-            self.stamp += 1
-            self.pstamp[player] += 1
 
     # ---- picking ------------------------------------------------------------------------------------
     def _has_black(self) -> bool:
@@ -477,7 +477,7 @@ class VolleWolle(Game):
             if eligible:
                 slots = _SLOTS_OF[eligible]
                 if self.picks < len(slots) or len(_SLOTS_OF[eligible & self.sheep_slots]) > 1:
-                    self.phase = PICK
+                    self.pending = PICK
                     return
                 for s in slots:  # every eligible card, at most one sheep among them: order is moot
                     self._take_slot(s)
@@ -500,7 +500,6 @@ class VolleWolle(Game):
             self.dogs[p].append(card)
             if len(self.dogs[p]) > self.most_dogs:  # the most-dogs penalty moves: everybody's points
                 self.most_dogs += 1
-                self.pstamp = [s + 1 for s in self.pstamp]
         elif kind == BONE:
             self._move_bone(p)
         else:
@@ -508,12 +507,8 @@ class VolleWolle(Game):
             self._count_sheep(p, card)
             if deck.bone_symbol[card] and self.bone >= 0:
                 self._move_bone(p)
-        self.stamp += 1
-        self.pstamp[p] += 1
 
     def _move_bone(self, p: int) -> None:
-        if self.bone >= 0:
-            self.pstamp[self.bone] += 1
         self.bone = p
 
     # ---- scoring ------------------------------------------------------------------------------------
@@ -549,18 +544,17 @@ class VolleWolle(Game):
 
     # ---- copies and snapshots -----------------------------------------------------------------------
     _LIST_FIELDS = ("pile", "back", "wool", "display", "dice", "bids", "order")
-    _INT_FIELDS = ("num_agents", "supply", "bone", "round", "turns", "phase", "cur", "pos", "attempt",
+    _INT_FIELDS = ("num_agents", "supply", "bone", "round", "cur", "pos", "attempt",
                    "kept", "base", "bonus", "neg", "target", "picks")
     _BOOL_FIELDS = ("revealed", "can_claim", "black_only")
 
-    def clone(self) -> "VolleWolle":
+    def clone(self) -> "VolleWolleGame":
         g = self._shallow_copy()
         for name in self._LIST_FIELDS:
             setattr(g, name, list(getattr(self, name)))
         g.herd = [list(h) for h in self.herd]
         g.dogs = [list(d) for d in self.dogs]
         g.counts = [list(c) for c in self.counts]
-        g.pstamp = list(self.pstamp)
         g.printed = list(self.printed)
         g.lowest = [list(low) for low in self.lowest]
         g.rng = np.random.Generator(np.random.PCG64())
@@ -571,6 +565,8 @@ class VolleWolle(Game):
         out = {name: list(getattr(self, name)) for name in self._LIST_FIELDS}
         out.update({name: int(getattr(self, name)) for name in self._INT_FIELDS})
         out.update({name: bool(getattr(self, name)) for name in self._BOOL_FIELDS})
+        out["turn"] = self.turns
+        out["pending"] = DECISIONS[self.pending]
         out["herd"] = [list(h) for h in self.herd]
         out["dogs"] = [list(d) for d in self.dogs]
         out["deck"] = [dict(c) for c in self.deck.cards]
@@ -578,7 +574,19 @@ class VolleWolle(Game):
         return out
 
     @classmethod
-    def from_dict(cls, d: dict) -> "VolleWolle":
+    def upgrade(cls, d: Any, version: int) -> Any:
+        """Version 1 stored the pending decision as its number in ``phase`` and counted decisions,
+        not turns, in ``turns``. A decision count is at least the turn count, so it is kept as the
+        turn count: the upgraded game is truncated no later than the original would have been."""
+        if version == 1 and isinstance(d, dict):
+            d = rename_fields(d, {"phase": "pending", "turns": "turn"})
+            pending = d.get("pending")
+            if type(pending) is int and 0 <= pending < len(DECISIONS):
+                d["pending"] = DECISIONS[pending]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "VolleWolleGame":
         where = "snapshot game"
         if not isinstance(d, dict):
             raise ValueError(f"{where}: expected an object, got {type(d).__name__}")
@@ -616,7 +624,9 @@ class VolleWolle(Game):
         g.herd = _card_lists(d, "herd", n, where)
         g.dogs = _card_lists(d, "dogs", n, where)
         g.bone = require_int(d, "bone", -1, n - 1, where)
-        for name, lo, hi in (("round", 0, nc), ("turns", 0, 10**9), ("phase", BID, OVER), ("cur", -1, n - 1),
+        g.turns = require_int(d, "turn", 0, 10**9, where)
+        g.pending = require_choice(d, "pending", DECISIONS, where)
+        for name, lo, hi in (("round", 0, nc), ("cur", -1, n - 1),
                              ("pos", 0, n + 2), ("attempt", 0, 3), ("kept", 0, 7), ("base", -100, 100),
                              ("bonus", 0, 100), ("neg", -100, 0), ("target", 0, max(BID_TARGETS)),
                              ("picks", 0, nc)):
@@ -636,16 +646,16 @@ class VolleWolle(Game):
             where_cards.append(deck.bone_card)
         if sorted(where_cards) != list(range(nc)):
             raise ValueError(f"{where}: fields 'pile', 'display', 'herd', 'dogs', 'bone' must hold every card once")
-        if g.phase != OVER and not 0 <= g.cur < n:
+        if g.pending != OVER and not 0 <= g.cur < n:
             raise ValueError(f"{where}: field 'cur' must name a player while the game runs")
-        if g.phase in (ROLL, BLACK_CHOICE, PICK) and not g.revealed:
+        if g.pending in (ROLL, BLACK_CHOICE, PICK) and not g.revealed:
             raise ValueError(f"{where}: field 'revealed' must be true after the bids")
-        if g.phase == BID and (g.revealed or any(b >= 0 for b in g.bids[g.cur:])):
+        if g.pending == BID and (g.revealed or any(b >= 0 for b in g.bids[g.cur:])):
             raise ValueError(f"{where}: field 'bids' does not fit the bidding phase")
-        if g.phase == ROLL and not 1 <= g.attempt <= 3:
+        if g.pending == ROLL and not 1 <= g.attempt <= 3:
             raise ValueError(f"{where}: field 'attempt' must be 1..3 while rolling")
         g._init_derived()
-        if g.phase == PICK and not g._eligible():
+        if g.pending == PICK and not g._eligible():
             raise ValueError(f"{where}: field 'display' has no card to pick")
         g.rng = rng_from_dict(d.get("rng"), where)
         g._publish()
@@ -659,7 +669,7 @@ class VolleWolle(Game):
         order = rng.permutation(len(self.pile))
         pile = sorted(self.pile)
         self.pile = [pile[i] for i in order]
-        if self.phase == BID:
+        if self.pending == BID:
             for p, b in enumerate(self.bids):
                 if b >= 0 and p != observer:
                     legal = _BIDS_ALL if self.wool[p] else _BIDS_POOR

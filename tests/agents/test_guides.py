@@ -26,7 +26,7 @@ def test_strong_values_bounded_and_zero_sum_for_two(game):
 
 def test_haste_bock_leaf_value_favours_the_points_leader():
     env = new_env("haste_bock", players=2, seed=2)
-    env.game.scores = [12, 0]
+    env.game.points = [12, 0]
     values = leaf_values("strong", env.game)
     assert values[0] > 0.5 > -0.5 > values[1]
     assert leaf_values("public", env.game)[0] > 0
@@ -89,12 +89,12 @@ def test_volle_wolle_prior_ranks_bids_and_rolls_like_strong():
         legal = env.legal_actions()
         scores = action_scores("strong", env.game, legal, np.random.default_rng(0))
         if scores is None:
-            assert env.game.phase not in (vw.BID, vw.ROLL)
+            assert env.game.pending not in (vw.BID, vw.ROLL)
         elif len(legal) > 1:
             choice = make_agent("strong", "volle_wolle", seed=1).act(env, env.agent_selection)
             assert set(scores) == set(legal)
             assert scores[choice] >= max(scores.values()) - 1e-9
-            kinds.add(env.game.phase)
+            kinds.add(env.game.pending)
         env.step(legal[int(rng.integers(len(legal)))])
     assert kinds == {vw.BID, vw.ROLL}
     assert action_scores("none", env.game, env.legal_actions(), np.random.default_rng(0)) is None
@@ -112,7 +112,7 @@ def test_volle_wolle_roll_memo_keeps_answers():
         if env.game.is_over:
             break
         legal = env.legal_actions()
-        if env.game.phase == vw.ROLL:
+        if env.game.pending == vw.ROLL:
             assert warm.roll_values(env.game, legal) == StrongVolleWolle(seed=0).roll_values(env.game, legal)
             rolls += 1
         env.step(legal[int(rng.integers(len(legal)))])

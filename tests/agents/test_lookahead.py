@@ -62,8 +62,8 @@ def test_a_position_turned_with_its_facing_encodes_the_same():
     # turning the board a quarter clockwise moves the north edge to the east
     east = HasteBockGame.from_position(rotated_board(BOARD, 1), facing="E", time=20)
     for viewer in range(4):
-        a = record(north.pos, north.facing, 20, north.scores, north.hands, north.tiles, 1, viewer)
-        b = record(east.pos, east.facing, 20, east.scores, east.hands, east.tiles, 1, viewer)
+        a = record(north.pos, north.facing, 20, north.points, north.hands, north.tiles, 1, viewer)
+        b = record(east.pos, east.facing, 20, east.points, east.hands, east.tiles, 1, viewer)
         assert np.array_equal(a, b)
     # and the row scoring agrees (HB-21): the same points per colour (a colour's sheep are alike)
     def per_colour(points):
@@ -75,8 +75,8 @@ def test_a_position_turned_with_its_facing_encodes_the_same():
 
 def test_record_is_seen_from_the_viewer():
     game = HasteBockGame.from_position(BOARD, time=5)
-    game.scores = [3, 1, 4, 1]
-    rec = record(game.pos, game.facing, 5, game.scores, game.hands, game.tiles, 2, viewer=2)
+    game.points = [3, 1, 4, 1]
+    rec = record(game.pos, game.facing, 5, game.points, game.hands, game.tiles, 2, viewer=2)
     assert rec.shape == (RECORD_SIZE,)
     assert list(rec[10:14]) == [4, 1, 3, 1]  # slots: seats 2, 3, 0, 1
     assert rec[-1] == 0  # seat 2 moves next: the viewer's own slot
@@ -107,7 +107,7 @@ def test_exact_worth_uses_scores_then_unused_card_values():
     game = HasteBockGame.from_position(BOARD)
 
     def worth(scores, hands, viewer):
-        game.scores, game.hands = scores, hands
+        game.points, game.hands = scores, hands
         return exact_worth(game, viewer)
 
     assert worth([5, 5, 2, 9], [empty, empty, empty, empty], 0) == 0.5 + 1.0
@@ -141,7 +141,7 @@ def test_value_file_round_trip_and_rejects_other_files(value_file, tmp_path):
 
     value = AfterstateValue.from_file(value_file)
     game = HasteBockGame.from_position(BOARD, time=30)
-    recs = np.stack([record(game.pos, game.facing, 30, game.scores, game.hands, game.tiles, 1, v) for v in range(4)])
+    recs = np.stack([record(game.pos, game.facing, 30, game.points, game.hands, game.tiles, 1, v) for v in range(4)])
     beats = value.beats(recs)
     assert beats.shape == (4, 4) and np.all((beats > 0) & (beats < 1))
     assert np.allclose(value.worth(recs), beats[:, 1:].sum(axis=1))
@@ -214,7 +214,7 @@ def test_scoring_terms_match_the_rules_engine(facing, seed):
         cells[sq] = "BYGRT"[min(sheep // 2, 4)]
     board = "\n".join(" ".join(cells[r * 9:r * 9 + 9]) for r in range(9))
     game = HasteBockGame.from_position(board, facing=facing, time=30)
-    rec = record(game.pos, game.facing, 30, game.scores, game.hands, game.tiles, 1, viewer=0)
+    rec = record(game.pos, game.facing, 30, game.points, game.hands, game.tiles, 1, viewer=0)
     terms = scoring_terms(rec[None, :9])[0]
     p2, p4 = game.row_points(2), game.row_points(4)
     t = game.pos[8]
@@ -354,7 +354,7 @@ def test_exact_worth_with_three_players_counts_the_tile_penalty():
     assert game.rule_data["unused_tile_penalty"] == 2
     assert ended_worth(game, [20, 19, 5], hands, [[1, 0, 0], [0, 0, 0], [0, 0, 0]], 0) == 1.0
     assert ended_worth(game, [20, 19, 5], hands, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], 0) == 2.0
-    assert game.scores == [0, 0, 0] and not game.is_over  # the end is played on a twin
+    assert game.scores() == [0, 0, 0] and not game.is_over  # the end is played on a twin
 
 
 def test_lookahead_reads_no_hidden_information(value_file):

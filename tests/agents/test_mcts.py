@@ -53,7 +53,7 @@ def test_hase_und_igel_unseen_deck_order_is_not_read(spec):
 def test_volle_wolle_pile_and_unrevealed_bids_are_not_read(spec):
     env = new_env("volle_wolle", players=3, seed=2, max_turns=400)
     rng = np.random.default_rng(1)
-    advance(env, rng, lambda e: e.game.phase == vw.BID and any(
+    advance(env, rng, lambda e: e.game.pending == vw.BID and any(
         b >= 0 and p != e.game.current_agent for p, b in enumerate(e.game.bids)))
 
     def hide_differently(game):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from meadowzoo.envs.hase_und_igel import data
-from meadowzoo.envs.hase_und_igel.rules import SLOT_ACTIONS, HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import SLOT_ACTIONS, HaseUndIgelGame
 
 
 def position(
@@ -21,13 +21,13 @@ def position(
     deck: list[str] | None = None,
     turn_of: int = 0,
     **options,
-) -> HaseUndIgel:
+) -> HaseUndIgelGame:
     """A game where runners stand as given (runner -> square) and ``turn_of`` begins its turn.
 
     ``deck`` lists card kinds from the top; the turn start runs the automatic parts (payouts,
     eating, missing) exactly as in play.
     """
-    game = HaseUndIgel(num_players, start_player=0, rng=np.random.default_rng(0), **options)
+    game = HaseUndIgelGame(num_players, start_player=0, rng=np.random.default_rng(0), **options)
     for runner, square in (pos or {}).items():
         game.pos[runner] = square
     for player, amount in (carrots or {}).items():
@@ -61,20 +61,20 @@ def position(
     return game
 
 
-def move(game: HaseUndIgel, square: int, slot: int = 0) -> int:
+def move(game: HaseUndIgelGame, square: int, slot: int = 0) -> int:
     """Action index: forward move to ``square`` (64 = Goal) of runner slot ``slot``."""
     return slot * SLOT_ACTIONS + square - 1
 
 
-def targets(game: HaseUndIgel, slot: int = 0) -> list[int]:
+def targets(game: HaseUndIgelGame, slot: int = 0) -> list[int]:
     """Squares the current player's runner ``slot`` may move forward to."""
     base = slot * SLOT_ACTIONS
     return [a - base + 1 for a in game.legal_actions() if base <= a < base + 64]
 
 
-def named(game: HaseUndIgel) -> list[str]:
+def named(game: HaseUndIgelGame) -> list[str]:
     return [game.action_to_string(a) for a in game.legal_actions()]
 
 
-def do(game: HaseUndIgel, text: str) -> None:
+def do(game: HaseUndIgelGame, text: str) -> None:
     game.apply(game.string_to_action(text))

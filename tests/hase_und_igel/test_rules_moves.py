@@ -3,7 +3,7 @@
 import pytest
 
 from meadowzoo.envs.hase_und_igel import data
-from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
 from tests.hase_und_igel.helpers import do, move, named, position, targets
 
 
@@ -204,7 +204,7 @@ def test_HUI_15_race_position_finished_first_then_by_square_start_ties_last():
 
 
 def test_forward_move_names_are_readable_and_typeable():
-    game = HaseUndIgel(4, start_player=0)
+    game = HaseUndIgelGame(4, start_player=0)
     assert game.action_to_string(move(game, 7)) == "move to 7"
     assert game.action_to_string(move(game, 64)) == "move to goal"
     assert game.string_to_action("Move  to 7") == move(game, 7)

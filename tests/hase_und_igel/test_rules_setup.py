@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from meadowzoo.envs.hase_und_igel import data
-from meadowzoo.envs.hase_und_igel.rules import COST, HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import COST, HaseUndIgelGame
 from tests.hase_und_igel.helpers import do, position
 
 
@@ -59,28 +59,28 @@ def test_HUI_3_carrots_are_unlimited_taking_is_always_possible():
 
 @pytest.mark.parametrize("players, carrots", [(3, 68), (4, 68), (5, 98), (6, 98)])
 def test_HUI_4_starting_carrots_and_three_lettuces(players, carrots):
-    game = HaseUndIgel(players, rng=np.random.default_rng(0))
+    game = HaseUndIgelGame(players, rng=np.random.default_rng(0))
     assert game.carrots == [carrots] * players
     assert game.lettuces == [3] * players
 
 
 def test_HUI_5_two_players_have_two_runners_sharing_98_carrots_and_5_lettuces():
-    game = HaseUndIgel(2, rng=np.random.default_rng(0))
+    game = HaseUndIgelGame(2, rng=np.random.default_rng(0))
     assert game.num_runners == 4 and game.rpp == 2
     assert game.carrots == [98, 98] and game.lettuces == [5, 5]
 
 
 def test_HUI_5_one_runner_duel_option():
-    game = HaseUndIgel(2, two_runners=False, rng=np.random.default_rng(0))
+    game = HaseUndIgelGame(2, two_runners=False, rng=np.random.default_rng(0))
     assert game.num_runners == 2 and game.carrots == [68, 68] and game.lettuces == [3, 3]
 
 
 def test_HUI_6_start_player_is_drawn_by_lot_and_all_runners_start_on_start():
-    starters = {HaseUndIgel(4, rng=np.random.default_rng(seed)).current_agent for seed in range(40)}
+    starters = {HaseUndIgelGame(4, rng=np.random.default_rng(seed)).current_agent for seed in range(40)}
     assert starters == {0, 1, 2, 3}
-    game = HaseUndIgel(5, rng=np.random.default_rng(1))
+    game = HaseUndIgelGame(5, rng=np.random.default_rng(1))
     assert game.pos == [0] * 5
-    assert HaseUndIgel(4, start_player=2, rng=np.random.default_rng(1)).current_agent == 2
+    assert HaseUndIgelGame(4, start_player=2, rng=np.random.default_rng(1)).current_agent == 2
 
 
 def test_HUI_6_start_and_goal_hold_many_runners():
@@ -108,4 +108,4 @@ def test_HUI_9_cost_table_of_the_rulebook():
 )
 def test_impossible_configurations_are_rejected(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        HaseUndIgel(**kwargs)
+        HaseUndIgelGame(**kwargs)

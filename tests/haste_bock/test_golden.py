@@ -36,7 +36,7 @@ def _playthrough(num_players: int, seed: int) -> dict:
         "board": env.game.board_text().splitlines(),
         "facing": env.game.facing,
         "time": env.game.time,
-        "scores": env.game.scores,
+        "scores": env.game.scores(),
         "rewards": [env._cumulative_rewards[a] for a in env.possible_agents],
     }
 

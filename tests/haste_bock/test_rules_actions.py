@@ -373,7 +373,7 @@ def test_HB_17_herd_in_phase_two_moves_roger_to_the_new_edge_for_scoring():
     play(game2, "row caravan 8 E (card 2)")  # Peter: 23 -> 25, phase-2 scoring with Roger west
     # rows are columns now, nearest Roger first: column 0 (B B Y) 4, column 1 (Y, Thea) 3,
     # column 2 (G) 2, column 3 (G) 1, column 8 (R R) 0
-    assert game2.scores == [8, 7, 3, 0]
+    assert game2.scores() == [8, 7, 3, 0]
 
 
 # ---- HB-9, HB-10, HB-11, HB-12 ---------------------------------------------------------------------
@@ -382,16 +382,16 @@ def test_HB_9_card_leaves_the_game_time_moves_then_panic_on_a_panic_space():
     play(game, "trough N (card 3)")  # 4 -> 7: a panic space
     assert game.hands[0][5 * 3 + 2] == 0 and game.time == 7
     assert game.pending == PANIC and game.player == DORIS and game.die >= 0
-    scores, time = game.scores[:], game.time
+    scores, time = game.scores(), game.time
     game.apply(game.legal_actions()[0])
-    assert game.scores == scores and game.time == time  # the panic ram scores nothing, moves no time
+    assert game.scores() == scores and game.time == time  # the panic ram scores nothing, moves no time
     assert game.pending == CARD and game.player == PETER
 
 
 def test_HB_10_every_legal_card_move_moves_a_sheep_or_turns_the_flock():
     rng = np.random.default_rng(3)
     for seed in range(15):
-        game = HasteBockGame(4, np.random.default_rng(seed))
+        game = HasteBockGame(4, rng=np.random.default_rng(seed))
         while not game.is_over:
             legal = game.legal_actions()
             if game.pending == CARD:  # a card is offered iff its type has a legal move

@@ -52,7 +52,7 @@ def test_HB_18_roger_arrives_in_phase_2_leaves_in_phase_3_and_jacques_arrives_in
 
 def test_HB_18_time_never_moves_backwards_and_never_passes_37():
     for seed in range(30):
-        game = HasteBockGame(2, np.random.default_rng(seed))
+        game = HasteBockGame(2, rng=np.random.default_rng(seed))
         rng = np.random.default_rng(seed)
         last = 0
         while not game.is_over:
@@ -88,7 +88,7 @@ G.......B
 def test_HB_19_figure_11_phase_1_the_active_player_scores_its_pair(player, scores):
     game = game_at(FIG_11, time=3, to_move=player)
     play(game, "herd cw (card 1)")  # ends the turn on 4 (phase 1)
-    assert game.scores == scores
+    assert game.scores() == scores
 
 
 # ---- HB-21: phase 2 (figure 12) -----------------------------------------------------------------
@@ -110,16 +110,16 @@ def test_HB_21_figure_12_phase_2_scoring_when_the_marker_passes_the_wall():
     game = game_at(FIG_12, time=22, to_move=DORIS)
     play(game, "row caravan 1 E (card 3)")  # 22 -> 25: passes the wall between 24 and 25
     # Albert 3+3, Peter 3+2, Doris 4+0, Helga 4+1; empty rows do not count
-    assert game.scores == [4, 5, 5, 6]
+    assert game.scores() == [4, 5, 5, 6]
 
 
 def test_HB_21_figure_12_phase_2_scoring_again_on_the_pen_37():
     game = game_at(FIG_12, time=34, to_move=DORIS)
     play(game, "row caravan 1 E (card 3)")
-    assert game.time == 37 and game.scores == [4, 5, 5, 6]
+    assert game.time == 37 and game.scores() == [4, 5, 5, 6]
     quiet = game_at(FIG_12, time=25, to_move=DORIS)
     play(quiet, "row caravan 1 E (card 3)")  # 25 -> 28: no wall, no pen: nobody scores
-    assert quiet.scores == [0, 0, 0, 0]
+    assert quiet.scores() == [0, 0, 0, 0]
 
 
 CHINESE_PHASE_2 = """
@@ -139,11 +139,11 @@ def test_HB_21_phase_2_consecutive_rows_option_chinese_reading():
     # the Chinese example: yellow 4 + 2, blue 2, red nothing (the 3- and 1-point rows are empty)
     game = game_at(CHINESE_PHASE_2, time=22, phase2_rows="consecutive")
     play(game, "row caravan 8 W (card 3)")
-    assert game.scores == [2, 6, 0, 0]
+    assert game.scores() == [2, 6, 0, 0]
     occupied = game_at(CHINESE_PHASE_2, time=22)  # default: only occupied rows count
     play(occupied, "row caravan 8 W (card 3)")
     # rows 0, 2, 4, 8 score 4, 3, 2, 1
-    assert occupied.scores == [3 + 1, 4 + 3, 1 + 1, 2 + 2]
+    assert occupied.scores() == [3 + 1, 4 + 3, 1 + 1, 2 + 2]
 
 
 # ---- HB-20: phase 3 (figure 13) -----------------------------------------------------------------
@@ -168,7 +168,7 @@ B...G....
 def test_HB_20_figure_13_phase_3_the_active_player_scores_next_to_thea(player, scores):
     game = game_at(FIG_13, time=40, to_move=player)
     play(game, "herd cw (card 1)")  # 40 -> 41, phase 3
-    assert game.scores == scores
+    assert game.scores() == scores
 
 
 # ---- HB-21: phase 4 (figure 14) -----------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_HB_21_figure_14_phase_4_thea_counts_as_a_row_and_the_front_row_scores_0
     game = game_at(FIG_14, time=60, to_move=DORIS)
     play(game, "row caravan 8 E (card 3)")  # 60 -> 63: passes the wall between 62 and 63
     # Albert 4+4, Helga 3+2, Doris 2 (rear) + 0 (front row), Peter 0 + 0 (Thea's row takes the 1)
-    assert game.scores == [2, 0, 5, 8]
+    assert game.scores() == [2, 0, 5, 8]
 
 
 def test_HB_21_phase_4_final_scoring_on_74_and_the_nearest_row_never_scores():
@@ -208,13 +208,13 @@ def test_HB_21_phase_4_final_scoring_on_74_and_the_nearest_row_never_scores():
     game = game_at(board, time=72)
     play(game, "column caravan 0 S (card 2)")
     # one sheep in row 1 (farthest from Jacques: 4), the rest in the front row: 0
-    assert game.time == 74 and game.is_over and game.scores == [4, 0, 0, 0]
+    assert game.time == 74 and game.is_over and game.scores() == [4, 0, 0, 0]
 
 
 def test_HB_21_neutral_sheep_occupy_rows_but_score_for_nobody():
     game = game_at(FIG_12, time=22, num_players=2)  # green and red are neutral
     play(game, "row caravan 1 E (card 3)", "time tile 1")  # 22 -> 26
-    assert game.scores == [4, 5]
+    assert game.scores() == [4, 5]
 
 
 # ---- HB-22 / HB-23: fewer players ------------------------------------------------------------------
@@ -227,11 +227,11 @@ def test_HB_22_three_players_may_add_a_time_tile_and_lose_2_per_unused_tile():
     play(game, "herd cw (card 1)", "no time tile", "herd cw (card 1)", "time tile 3")
     assert game.is_over  # every card is played
     # phase-1 points (none: no pair is adjacent) minus 2 per unused tile
-    assert game.scores == [-4, -6, -4]
+    assert game.scores() == [-4, -6, -4]
 
 
 def test_HB_23_two_players_must_add_one_of_twelve_tiles():
-    game = HasteBockGame(2, np.random.default_rng(0))
+    game = HasteBockGame(2, rng=np.random.default_rng(0))
     assert game.tiles == [[4, 4, 4], [4, 4, 4]]
     while game.pending != CARD:
         game.apply(game.legal_actions()[0])
@@ -258,7 +258,7 @@ def test_HB_24_game_ends_when_no_player_has_an_action_card_left():
 
 def test_HB_24_highest_score_wins_ties_go_to_unused_card_values_then_shared():
     game = game_at(QUIET)
-    game.scores = [5, 5, 7, 5]
+    game.points = [5, 5, 7, 5]
     game.hands[0] = [0] * 21
     game.hands[0][2] = 1  # one unused card worth 3
     game.hands[1] = [0] * 21

@@ -27,7 +27,7 @@ B.Y....G.
 
 
 def test_HB_1_pasture_is_9x9_and_the_fence_stops_every_action():
-    game = HasteBockGame(4, np.random.default_rng(0))
+    game = HasteBockGame(4, rng=np.random.default_rng(0))
     assert len(game.board) == 81
     corner = """
     B........
@@ -86,24 +86,24 @@ def test_HB_3_there_are_48_start_layouts_and_the_default_is_a_seeded_random_one(
 
 
 def test_HB_3_fixed_layout_option_and_common_facing():
-    game = HasteBockGame(4, np.random.default_rng(0), layout="fixed", _start=False)
-    game._place(D.FIXED_LAYOUT)
+    game = HasteBockGame(4, rng=np.random.default_rng(0), layout="fixed")
+    assert game.pos == list(D.FIXED_LAYOUT)
     assert game.board_text().splitlines()[3:6] == ["...BYG...", "...RTB...", "...YGR..."]
     assert game.facing == 0  # all sheep face north by default
-    assert HasteBockGame(4, facing="E", _start=False).facing == 1
+    assert HasteBockGame(4, facing="E").facing == 1
     with pytest.raises(ValueError, match="layout"):
         HasteBockGame(4, layout="diagonal")
 
 
 def test_HB_4_track_starts_at_zero_with_phases_walls_and_pens():
-    game = HasteBockGame(4, np.random.default_rng(1))
-    assert game.time == 0 and game.scores == [0, 0, 0, 0]
+    game = HasteBockGame(4, rng=np.random.default_rng(1))
+    assert game.time == 0 and game.scores() == [0, 0, 0, 0]
     assert [D.phase_of(t) for t in (1, 12, 13, 37, 38, 49, 50, 74)] == [1, 1, 2, 2, 3, 3, 4, 4]
     assert (D.WALL_1, D.WALL_2, D.PEN_1, D.PEN_2) == (24, 62, 37, 74)
 
 
 def test_HB_5_twelve_cards_four_of_each_value_from_one_replaceable_table():
-    game = HasteBockGame(4, np.random.default_rng(0))
+    game = HasteBockGame(4, rng=np.random.default_rng(0))
     for p in range(4):
         hand = game.hands[p]
         assert sum(hand) == 12
@@ -134,7 +134,7 @@ def test_HB_7_panic_spaces_come_from_the_replaceable_table():
 
 def test_HB_8_opening_each_player_rams_once_from_the_start_player():
     for seed in range(20):
-        game = HasteBockGame(4, np.random.default_rng(seed), layout="fixed")
+        game = HasteBockGame(4, rng=np.random.default_rng(seed), layout="fixed")
         rollers = []
         while game.time == 0 and game.pending == PANIC:
             rollers.append(game.player)
@@ -150,7 +150,7 @@ def test_HB_8_opening_each_player_rams_once_from_the_start_player():
 def test_HB_8_two_players_ram_twice_alternating():
     orders = set()
     for seed in range(20):
-        game = HasteBockGame(2, np.random.default_rng(seed), layout="fixed")
+        game = HasteBockGame(2, rng=np.random.default_rng(seed), layout="fixed")
         rollers = []
         while game.time == 0 and game.pending == PANIC:
             rollers.append(game.player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from meadowzoo.envs.volle_wolle import data
-from meadowzoo.envs.volle_wolle.rules import VolleWolle, default_deck
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame, default_deck
 
 KIND = {name: i for i, name in enumerate(data.KIND_NAMES)}
 
@@ -31,9 +31,9 @@ def card(kind: str, points: int | None = None, modifier: str | None = None, skip
 
 
 def make_game(n: int, display: list[int], herds: dict | None = None, dogs: dict | None = None,
-              wool: dict | None = None, bone: int = -1, seed: int = 0, backs: list[int] | None = None) -> VolleWolle:
+              wool: dict | None = None, bone: int = -1, seed: int = 0, backs: list[int] | None = None) -> VolleWolleGame:
     """A game at the start of a bidding round with the given display, herds, dogs and wool."""
-    g = VolleWolle.new(n, np.random.default_rng(seed))
+    g = VolleWolleGame(n, rng=np.random.default_rng(seed))
     herds = herds or {}
     dogs = dogs or {}
     used = list(display)
@@ -75,20 +75,43 @@ class ScriptedDice:
         return (value - 0.5) / sides
 
 
-def script(game: VolleWolle, *rolls: str) -> ScriptedDice:
+def script(game: VolleWolleGame, *rolls: str) -> ScriptedDice:
     game.rng = ScriptedDice(*rolls)
     return game.rng
 
 
-def bid_all(game: VolleWolle, bids: list[str]) -> None:
+def bid_all(game: VolleWolleGame, bids: list[str]) -> None:
     """Every player bids (``"24"``, ``"26+"``)."""
     for b in bids:
         game.apply(game.string_to_action(f"bid {b}"))
 
 
-def act(game: VolleWolle, text: str) -> None:
+def act(game: VolleWolleGame, text: str) -> None:
     game.apply(game.string_to_action(text))
 
 
-def legal_names(game: VolleWolle) -> list[str]:
+def legal_names(game: VolleWolleGame) -> list[str]:
     return [game.action_to_string(a) for a in game.legal_actions()]
+
+
+def check_game(game: VolleWolleGame) -> None:
+    """Wool conserved, every card held once, and every player's points equal to a recount by VW-16."""
+    n = game.num_agents
+    assert sum(game.wool) + game.supply == data.WOOL_TOTAL
+    held = sorted(c for p in range(n) for c in game.cards_of(p))
+    assert held == list(range(60))
+    recount = []
+    deck = game.deck
+    dogs = [len(d) for d in game.dogs]
+    for p in range(n):
+        herd = game.herd[p]
+        whites = sorted(deck.points[c] for c in herd if deck.kind[c] == data.WHITE)
+        blacks = sum(deck.points[c] for c in herd if deck.kind[c] == data.BLACK)
+        n370 = sum(deck.kind[c] == data.K370 for c in herd)
+        n007 = sum(deck.kind[c] == data.K007 for c in herd)
+        total = sum(whites) + blacks + (0, 3, 14)[n370 % 3] + 21 * (n007 // 3) + game.wool[p]
+        total += 9 if dogs[p] == 1 else (-sum(whites[:2]) if dogs[p] == 0 else 0)
+        total += -5 if dogs[p] == max(dogs) else 0
+        total += 4 * dogs[p] if game.bone == p else 0
+        recount.append(total)
+    assert game.scores() == recount

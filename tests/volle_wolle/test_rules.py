@@ -10,7 +10,7 @@ import pytest
 from meadowzoo.envs.core.game import IllegalActionError
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.data import load_deck
-from meadowzoo.envs.volle_wolle.rules import VolleWolle, default_deck
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame, default_deck
 from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, script
 
 
@@ -27,8 +27,8 @@ def test_VW_1_pile_of_60_cards_51_sheep_8_dogs_1_bone_shuffled():
     names = kinds_of(deck, range(60))
     assert len(names) == 60 and names.count("dog") == 8 and names.count("bone") == 1
     assert sum(names.count(k) for k in ("white", "black", "3-7-0", "0-0-7")) == 51
-    a = VolleWolle.new(3, np.random.default_rng(1))
-    b = VolleWolle.new(3, np.random.default_rng(2))
+    a = VolleWolleGame(3, rng=np.random.default_rng(1))
+    b = VolleWolleGame(3, rng=np.random.default_rng(2))
     assert sorted(a.pile + a.display) == list(range(60)) and a.pile != b.pile
 
 
@@ -89,11 +89,11 @@ def test_VW_3_deck_composition_checked(tmp_path):
 
 
 def test_VW_4_dice_faces_and_wool_setup():
-    g = VolleWolle.new(4, np.random.default_rng(0))
+    g = VolleWolleGame(4, rng=np.random.default_rng(0))
     assert g.wool == [2, 2, 2, 2] and g.supply == 25 - 8
     seen = [set(), set(), set()]
     for seed in range(300):
-        g = VolleWolle.new(2, np.random.default_rng(seed))
+        g = VolleWolleGame(2, rng=np.random.default_rng(seed))
         bid_all(g, ["25", "24"])
         for d in range(3):
             seen[d].add(g.dice[d])
@@ -112,7 +112,7 @@ def test_VW_4_gaining_from_an_empty_supply_gives_nothing():
 
 
 def test_VW_5_bids_and_action_names():
-    g = VolleWolle.new(3, np.random.default_rng(0))
+    g = VolleWolleGame(3, rng=np.random.default_rng(0))
     assert legal_names(g) == [f"bid {b}" for b in range(14, 26)] + ["bid 26+"]
     for a in range(rules.NUM_ACTIONS):
         assert g.string_to_action(g.action_to_string(a)) == a
@@ -121,7 +121,7 @@ def test_VW_5_bids_and_action_names():
 # ---- a round -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_VW_6_display_holds_players_plus_one(players):
-    g = VolleWolle.new(players, np.random.default_rng(0))
+    g = VolleWolleGame(players, rng=np.random.default_rng(0))
     assert sum(c >= 0 for c in g.display) == players + 1 and len(g.pile) == 60 - players - 1
 
 
@@ -184,9 +184,9 @@ def test_VW_10_forced_success_wins_3_2_1_cards(rolls, keeps, won):
     script(g, *rolls)
     bid_all(g, ["18", "14", "14"])
     for keep in keeps:
-        assert g.phase == rules.ROLL and "claim" not in legal_names(g)
+        assert g.pending == rules.ROLL and "claim" not in legal_names(g)
         act(g, keep)
-    assert g.phase == rules.PICK and g.picks == won and g.cur == 0  # success without a choice
+    assert g.pending == rules.PICK and g.picks == won and g.cur == 0  # success without a choice
 
 
 def test_VW_10_fewer_cards_when_the_display_is_short():
@@ -224,7 +224,7 @@ def test_VW_11_below_14_may_pay_to_avoid_the_black_sheep():
     bid_all(g, ["25", "14", "14"])
     act(g, "keep d10")
     act(g, "keep d8")
-    assert g.base == 9 and g.phase == rules.BLACK_CHOICE  # 9 + 2 bonus + 3 wool ≥ 14
+    assert g.base == 9 and g.pending == rules.BLACK_CHOICE  # 9 + 2 bonus + 3 wool ≥ 14
     assert legal_names(g) == ["avoid black sheep", "take black sheep"]
     act(g, "avoid black sheep")  # pays 14 − 9 − 2 = 3 wool, then gains one for failing
     assert g.wool[0] == 1 and g.herd[0] == [card("white", 2, "+2")] and g.cur != 0
@@ -288,7 +288,7 @@ def test_VW_13_two_players_second_rolls_and_the_rest_goes_to_the_other():
     act(g2, "keep d12")
     act(g2, "keep d10")  # player 0 fails: one wool
     assert g2.wool[0] == 3 and g2.cur == 1  # the second player rolls too: 17 ≥ 16 → three cards
-    assert g2.phase == rules.PICK and g2.picks == 3
+    assert g2.pending == rules.PICK and g2.picks == 3
 
 
 def test_VW_13_leftovers_go_to_the_first_player():
@@ -337,7 +337,7 @@ def test_VW_15_bone_symbol_sheep_takes_the_bone_only_if_someone_holds_it():
 
 # ---- end and scoring ---------------------------------------------------------------------------------
 def test_VW_16_game_ends_when_all_60_cards_are_taken():
-    g = VolleWolle.new(4, np.random.default_rng(3))
+    g = VolleWolleGame(4, rng=np.random.default_rng(3))
     rng = np.random.default_rng(0)
     while not g.is_over:
         assert g.pile or any(c >= 0 for c in g.display)
@@ -389,13 +389,13 @@ def test_decision_attributes_follow_every_change_of_state():
     """``current_agent``, ``is_over`` and ``turn`` are plain attributes refreshed after each change."""
 
     def check(game):
-        over = game.phase == rules.OVER
+        over = game.pending == rules.OVER
         assert game.is_over == over and game.turn == game.turns
         assert game.current_agent == (-1 if over else game.cur)
 
     rng = np.random.default_rng(1)
     for n in (2, 5):
-        g = VolleWolle.new(n, np.random.default_rng(n))
+        g = VolleWolleGame(n, rng=np.random.default_rng(n))
         check(g)
         while not g.is_over:
             legal = g.legal_actions()
@@ -404,5 +404,20 @@ def test_decision_attributes_follow_every_change_of_state():
             check(g)
             g.apply(legal[int(rng.integers(len(legal)))])
             check(g)
-            check(VolleWolle.from_dict(json.loads(json.dumps(g.to_dict()))))
+            check(VolleWolleGame.from_dict(json.loads(json.dumps(g.to_dict()))))
             check(g.clone())
+
+
+def test_turn_counts_player_turns_not_decisions():
+    """The game contract's ``turn``: each bid is a player's turn; a roller's turn with its rolls,
+    dice set aside and picks is one turn, however many decisions it holds."""
+    g = make_game(3, FILL, wool={0: 0})
+    script(g, "d12=1 d10=1 d8=1", "d10=1 d8=8", "d10=10")
+    assert g.turn == 1  # player_0's bidding turn has begun
+    bid_all(g, ["18", "14", "14"])  # two more bidding turns, then the first turn in bid order
+    assert g.turn == 4 and g.pending == rules.ROLL and g.cur == 0
+    act(g, "keep d12")
+    act(g, "keep d8")  # forced success on the third attempt: one card to pick
+    assert g.turn == 4 and g.pending == rules.PICK and g.cur == 0
+    act(g, "take card 1")
+    assert g.turn == 5 and g.cur != 0  # the next player's turn

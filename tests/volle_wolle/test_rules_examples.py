@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from meadowzoo.envs.volle_wolle import rules
-from meadowzoo.envs.volle_wolle.rules import VolleWolle
+from meadowzoo.envs.volle_wolle.rules import VolleWolleGame
 from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, script
 
 WHITE_GOOD = cards("white", 7, "-3", 2, skip=1) + cards("white", 6, "-2", 2)
@@ -20,7 +20,7 @@ def test_VW_9_VW_10_konrad_succeeds_on_third_attempt_with_his_wool():
     g = make_game(3, display, herds={konrad: [card("white", 7, "-3")]}, wool={konrad: 1, 1: 2, 2: 2})
     script(g, "d12=12 d10=10 d8=3", "d10=7 d8=3", "d8=7")
     bid_all(g, ["24", "15", "14"])
-    assert g.cur == konrad and g.phase == rules.ROLL and g.attempt == 1
+    assert g.cur == konrad and g.pending == rules.ROLL and g.attempt == 1
     assert g.base == 22  # 25 − 3: the negative modifier is mandatory
     assert "claim" not in legal_names(g)  # 22 + 1 wool = 23 < 24
     act(g, "keep d12")
@@ -32,7 +32,7 @@ def test_VW_9_VW_10_konrad_succeeds_on_third_attempt_with_his_wool():
     supply = g.supply
     act(g, "claim")
     assert g.wool[konrad] == 0 and g.supply == supply + 1
-    assert g.phase == rules.PICK and g.picks == 1 and g.cur == konrad  # third attempt: one card
+    assert g.pending == rules.PICK and g.picks == 1 and g.cur == konrad  # third attempt: one card
     act(g, "take card 2")
     assert g.herd[konrad][-1] == display[1] and len(g.herd[konrad]) == 2
 
@@ -53,7 +53,7 @@ def test_VW_10_kati_declines_at_21_then_takes_exactly_two_cards_with_bonus_and_b
     supply = g.supply
     act(g, "claim")  # bonus 1 + both wool: 21 + 1 + 2 = 24
     assert g.wool[kati] == 0 and g.supply == supply + 2
-    assert g.phase == rules.PICK and g.picks == 2
+    assert g.pending == rules.PICK and g.picks == 2
     act(g, "take card 2")
     act(g, "take card 4")
     assert g.herd[kati][1:] == wanted  # exactly the two cards she wanted; no black sheep, no dog
@@ -73,7 +73,7 @@ def test_VW_11_robert_below_14_takes_both_black_sheep_and_one_wool():
     act(g, "keep d12")  # then one of the fives
     assert g.dice == [5, 6, 4] and g.base == 13
     # no wool, no bonus: 13 < 14 and black sheep on display: forced, two sheep → he orders them
-    assert g.phase == rules.PICK and g.black_only and legal_names(g) == ["take card 1", "take card 3"]
+    assert g.pending == rules.PICK and g.black_only and legal_names(g) == ["take card 1", "take card 3"]
     assert g.wool[robert] == 1  # the one wool for failing
     act(g, "take card 3")
     assert g.herd[robert][-2:] == [blacks[1], blacks[0]]  # the second taken lies on top
@@ -96,7 +96,7 @@ def test_VW_16_final_scoring_example_totals_42():
 @pytest.mark.parametrize("players, rounds", [(2, [3] * 20), (3, [4] * 15), (4, [5] * 12), (5, [6] * 10),
                                              (6, [7] * 8 + [4])])
 def test_VW_6_rounds_per_player_count(players, rounds):
-    g = VolleWolle.new(players, np.random.default_rng(players))
+    g = VolleWolleGame(players, rng=np.random.default_rng(players))
     rng = np.random.default_rng(7)
     seen = []
     last_round = 0
