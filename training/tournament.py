@@ -9,6 +9,10 @@ games. Seat balance:
 * ``pairs`` mode (2 seats, any number of agents): every pair of agents plays the given number of
   games, alternating seats.
 
+A game's record holds its seed and every action, so it replays move by move (the browser's
+replays, :mod:`meadowzoo.training.web.replay`); records written before the actions were kept replay
+by playing the seeded game again with the recorded agents.
+
 Every game gets its own seed from the master seed and its index
 (``SeedSequence([master, index])``); the env and each seat's agent are seeded from it. Games are
 independent, so results are identical whatever the number of worker processes; they are returned
@@ -87,7 +91,7 @@ def play_task(task: GameTask) -> dict:
     env, players = start_game(task)
     seats = env.possible_agents
     thinking = [0.0] * len(seats)
-    decisions = 0
+    actions: list[int] = []
     while True:
         seat = env.agent_selection
         if env.terminations[seat] or env.truncations[seat]:
@@ -97,7 +101,7 @@ def play_task(task: GameTask) -> dict:
         action = players[i].act(env, seat)
         thinking[i] += time.perf_counter() - start
         env.step(action)
-        decisions += 1
+        actions.append(int(action))
     game = env.game
     scores = getattr(game, "scores", None)
     if callable(scores):
@@ -111,9 +115,10 @@ def play_task(task: GameTask) -> dict:
         "scores": [float(x) for x in scores] if scores is not None else None,
         "truncated": truncated,
         "standing_rewards": standing_rewards(game) if truncated else None,
-        "decisions": decisions,
+        "decisions": len(actions),
         "turns": game.turn,
         "seconds": thinking,
+        "actions": actions,  # every decision in order: the game replays from its seed and these
     }
 
 

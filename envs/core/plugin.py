@@ -41,5 +41,8 @@ class GamePlugin:
     #: ``"module:attribute"`` of the batched JAX engine class (``pgx.Env``), or ``None`` if the game
     #: has none yet; built through :func:`meadowzoo.jax.make`
     jax_engine: str | None = None
+    #: module of the browser view (``seat_view``, ``anchor``, ``draw`` …, see
+    #: :mod:`meadowzoo.training.web.views`), or ``None`` if the game has none
+    view: str | None = None
     #: further declarations (heuristics, guides, advice, training and benchmark configurations …)
     extras: dict[str, Any] = field(default_factory=dict)

@@ -7,5 +7,6 @@ PLUGIN = GamePlugin(
     name="hase_und_igel",
     title="Hase und Igel",
     env_module="meadowzoo.envs.hase_und_igel_v0",
+    view="meadowzoo.envs.hase_und_igel.view",
     player_counts=(2, 3, 4, 5, 6),
 )

@@ -7,5 +7,6 @@ PLUGIN = GamePlugin(
     name="haste_bock",
     title="Haste Bock?",
     env_module="meadowzoo.envs.haste_bock_v0",
+    view="meadowzoo.envs.haste_bock.view",
     player_counts=(2, 3, 4),
 )

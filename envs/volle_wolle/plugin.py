@@ -7,5 +7,6 @@ PLUGIN = GamePlugin(
     name="volle_wolle",
     title="Volle Wolle",
     env_module="meadowzoo.envs.volle_wolle_v0",
+    view="meadowzoo.envs.volle_wolle.view",
     player_counts=(2, 3, 4, 5, 6),
 )
