@@ -71,9 +71,11 @@ def agent_choices(game: str) -> list[dict]:
 class App:
     """The server's games and replays (thread-safe)."""
 
-    def __init__(self, results_dir: str | Path | None = None, agent_delay: float = 0.0) -> None:
+    def __init__(self, results_dir: str | Path | None = None, agent_delay: float = 0.0,
+                 wait_seconds: float = WAIT_SECONDS) -> None:
         self.results_dir = Path(results_dir) if results_dir else None
         self.agent_delay = agent_delay
+        self.wait_seconds = wait_seconds  # longest wait of a ?since= request
         self.games: dict[str, GameSession] = {}
         self.replays: OrderedDict[str, replay.Replay] = OrderedDict()
         self.lock = threading.Lock()
@@ -309,7 +311,7 @@ class Handler(BaseHTTPRequestHandler):
             seat = session.check_seat(seat, (query.get("token") or [None])[0])
             since = _int(query, "since")
             if since is not None:
-                session.wait(since, WAIT_SECONDS)
+                session.wait(since, app.wait_seconds)
             return session.state(seat)
         if rest[1:] == ["act"] and method == "POST":
             _only(body, {"seat", "token", "action", "version"})
