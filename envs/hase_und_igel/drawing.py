@@ -19,7 +19,7 @@ LABEL = {data.START_SQUARE: "Start", data.GOAL_SQUARE: "Goal", data.HARE: "hare"
 
 def draw(view: dict) -> Scene:
     width = COLUMNS * CELL + PANEL
-    height = HEADER + ROWS * CELL + 110
+    height = HEADER + ROWS * CELL + 92
     scene = Scene(width, height, background="#3c6e3c")
     scene.text(8, 24, f"Hase und Igel   {view['status']}", size=15, fill="#ffffff", bold=True)
     for position, kind in enumerate(data.SQUARES):
@@ -27,7 +27,8 @@ def draw(view: dict) -> Scene:
         scene.rect(x + 2, y + 2, CELL - 4, CELL - 4, fill=hex_colour(SQUARE_COLOURS[kind]), stroke="#1e1e1e",
                    radius=4, anchor=f"sq{position}")
         scene.text(x + 5, y + 14, position, size=10, fill="#141414")
-        scene.text(x + CELL / 2, y + CELL - 7, LABEL.get(kind, SYMBOL[kind]), size=9 if kind in LABEL else 12,
+        label = LABEL.get(kind, SYMBOL[kind])
+        scene.text(x + CELL / 2, y + CELL - 7, label, size=(8 if len(label) > 7 else 9) if kind in LABEL else 12,
                    fill="#141414", align="middle", bold=kind not in LABEL)
     stacked: dict[int, int] = {}
     for runner in view["runners"]:

@@ -337,7 +337,10 @@ class Handler(BaseHTTPRequestHandler):
         if filename:
             self.send_header("Content-Disposition", f'attachment; filename="{filename}"')
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the page went away (a long poll left behind)
+            self.close_connection = True
 
 
 class Server(ThreadingHTTPServer):

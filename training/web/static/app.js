@@ -115,6 +115,8 @@ async function startGame(event) {
 // ---- playing and watching -------------------------------------------------------------------------
 async function play(id, seat, token) {
   show("play");
+  meadowzoo.state = null; // until this game's first answer
+  $("board").replaceChildren();
   const mine = ++pollToken;
   let version = null;
   const query = seat === null ? "" : `seat=${seat}&token=${encodeURIComponent(token)}`;
@@ -123,8 +125,9 @@ async function play(id, seat, token) {
       const since = version === null ? "" : `&since=${version}`;
       const state = await api("GET", `/api/games/${id}?${query}${since}`);
       if (mine !== pollToken) return;
-      if (state.version !== version) {
-        version = state.version;
+      version = state.version;
+      // a move of this page is drawn from its own answer already; draw only what is newer
+      if (!meadowzoo.state || meadowzoo.state.id !== state.id || state.version > meadowzoo.state.version) {
         render(state, token);
       }
       if (state.over || state.error) return;
@@ -151,7 +154,7 @@ function render(state, token) {
 }
 
 function renderMoves(state, token) {
-  $("moves-title").hidden = state.seat === null;
+  $("moves-title").hidden = state.legal.length === 0;
   $("choose-hint").hidden = true;
   const byAnchor = new Map();
   for (const move of state.legal) {
