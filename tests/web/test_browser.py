@@ -165,6 +165,9 @@ def test_another_seats_hidden_bid_never_reaches_the_page(server, driver, shots):
         assert data["view"]["players"][0]["bid"] is None and f"bid {secret}" not in json.dumps(data)
     driver.save_screenshot(str(shots / "secret-bid.png"))
     action = BID_NAMES.index(mine)
-    click_move(driver, state, action)  # our bid reveals both
-    after = wait(driver, lambda d: (s := page_state(d, full=True)) and s["view"]["players"][0]["bid"] and s)
-    assert after["view"]["players"][0]["bid"] == secret and f"bid {secret}" in driver.page_source
+    seen = driver.execute_script("return window.meadowzoo.messages.length")
+    click_move(driver, state, action)  # our bid reveals both: now the page shows the other bid
+    history = driver.find_element("id", "history")
+    wait(driver, lambda d: f"player_0: bid {secret}" in history.text)
+    later = [json.loads(text) for text in driver.execute_script("return window.meadowzoo.messages")[seen:]]
+    assert any(data.get("id") == game_id and data["view"]["players"][0]["bid"] == secret for data in later)

@@ -243,3 +243,23 @@ def test_serve_writes_a_gif_from_the_command_line(tmp_path, capsys):
     assert Image.open(out).n_frames == 5 and "wrote" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         serve.main(["--gif", str(out), "--replay", "results/hb_2p_strong_vs_greedy/results.json"])  # no --index
+
+
+def test_agents_only_games_play_to_the_end_and_old_finished_games_are_forgotten(monkeypatch):
+    from meadowzoo.training.web import server as web_server
+
+    monkeypatch.setattr(web_server, "KEEP_GAMES", 3)
+    with running_server() as (app, base):
+        created = [new_game(base, "haste_bock", ["random", "greedy"], seed=s)["id"] for s in range(4)]
+        for game_id in created:
+            session = app.games.get(game_id)
+            if session is not None:
+                session.worker.join(30)  # the worker stops once its game is over
+                assert session.over and not session.worker.is_alive()
+        newest = new_game(base, "haste_bock", ["human", "random"], seed=9)["id"]
+        assert len(app.games) == 3 and newest in app.games and created[-1] in app.games
+        assert created[0] not in app.games and call(base, "GET", f"/api/games/{created[0]}")[0] == 404
+        status, listed = call(base, "GET", "/api/games")
+        assert status == 200 and {g["id"] for g in listed["games"]} == set(app.games)
+        spectator = call(base, "GET", f"/api/games/{created[-1]}")[1]
+        assert spectator["over"] and spectator["seat"] is None and spectator["legal"] == []

@@ -47,7 +47,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
 MAX_BODY = 1 << 20  # a saved game of a long Hase und Igel game is some 10 kB
-MAX_GAMES = 64
+MAX_GAMES = 64  # games in progress at once
+KEEP_GAMES = 256  # games kept in all (finished ones stay for their pages and replays until then)
 MAX_REPLAYS = 16
 WAIT_SECONDS = 20.0
 
@@ -111,6 +112,9 @@ class App:
             raise RequestError(f"cannot start the game: {error}") from None
         with self.lock:
             self.games[game_id] = session
+            finished = sorted((g for g in self.games.values() if g.over), key=lambda g: g.created)
+            for old in finished[:max(0, len(self.games) - KEEP_GAMES)]:  # forget the oldest finished games
+                del self.games[old.id]
         return {"id": game_id, "seats": [{"seat": i, "agent": spec, "token": token}
                                          for i, (spec, token) in enumerate(zip(specs, session.tokens))]}
 

@@ -79,8 +79,10 @@ class GameSession:
         return -1 if self.over or self.error else self.env.game.current_agent
 
     def summary(self) -> dict:
-        return {"id": self.id, "game": self.game, "title": self.title, "agents": self.specs, "moves": len(self.moves),
-                "over": self.over, "to_move": self._to_move(), "human_seats": [i for i, t in enumerate(self.tokens) if t]}
+        with self.cond:
+            return {"id": self.id, "game": self.game, "title": self.title, "agents": self.specs,
+                    "moves": len(self.moves), "over": self.over, "to_move": self._to_move(),
+                    "human_seats": [i for i, t in enumerate(self.tokens) if t]}
 
     def check_seat(self, seat: Any, token: Any) -> int | None:
         """The seat a request speaks for (``None``: a spectator); its token must match."""
@@ -187,8 +189,8 @@ class GameSession:
         """The worker thread: plays every agent seat's decisions until the game ends or closes."""
         while True:
             with self.cond:
-                self.cond.wait_for(lambda: self.closed or (self._to_move() >= 0 and self.agents[self._to_move()]))
-                if self.closed:
+                self.cond.wait_for(lambda: self.closed or self._to_move() < 0 or self.agents[self._to_move()])
+                if self.closed or self._to_move() < 0:  # closed, over or stopped: nothing left to play
                     return
                 seat, version = self._to_move(), self.version
                 twin = self.env.clone()  # the agent thinks on its own copy, without the lock
