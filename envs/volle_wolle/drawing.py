@@ -87,8 +87,10 @@ def _dice(scene: Scene, view: dict, dx: float) -> None:
         scene.text(dx, 132, f"attempt {dice['attempt']}: result {dice['result']} (+{dice['bonus']} bonus), "
                             f"target {dice['target']}", size=12, fill="#ffffff")
     if view["picks"]:
+        eligible = [c for c in view["display"] if c and (c["kind"] == "black" or not view["black_only"])]
         what = "black sheep" if view["black_only"] else "cards"
-        scene.text(dx, 152, f"player_{view['current']} takes {view['picks']} more {what}", size=12, fill="#ffffff")
+        count = "all the" if view["picks"] >= len(eligible) else f"{view['picks']} more"
+        scene.text(dx, 152, f"player_{view['current']} takes {count} {what}", size=12, fill="#ffffff")
 
 
 def _player(scene: Scene, view: dict, p: int, player: dict, y: float, width: float) -> None:

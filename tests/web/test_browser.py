@@ -11,7 +11,7 @@ from PIL import Image
 from meadowzoo.agents import make_agent
 from meadowzoo.envs.volle_wolle.data import BID_NAMES
 from tests.web.browser import chrome, click_move, page_state, start_game_in_lobby, wait, wait_for_decision
-from tests.web.support import running_server
+from tests.web.support import call, running_server
 
 pytestmark = pytest.mark.browser
 
@@ -130,6 +130,25 @@ def test_a_replay_steps_forward_back_and_jumps(server, driver, shots):
     assert driver.find_element(By.ID, "replay-board").get_attribute("innerHTML") == start_svg
     with urllib.request.urlopen(driver.find_element(By.ID, "gif").get_attribute("href") + "?last=3") as response:
         assert response.headers["Content-Type"] == "image/gif" and response.read(6) == b"GIF89a"
+
+
+def test_a_saved_game_file_opens_as_a_replay(server, driver, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    app, base = server
+    seed = 2**62 + 12345  # more than a JavaScript number holds exactly: the page must not round it
+    game_id = call(base, "POST", "/api/games", {"game": "haste_bock", "agents": ["random", "greedy"], "seed": seed})[1]["id"]
+    app.games[game_id].worker.join(30)
+    status, record = call(base, "GET", f"/api/games/{game_id}/record")
+    assert status == 200 and record["seed"] == seed
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(record))
+    driver.get(base + "/#/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results option"))
+    driver.find_element(By.ID, "saved-file").send_keys(str(path))
+    summary = wait(driver, lambda d: (r := d.execute_script("return window.meadowzoo.replay")) and r["seed"] == str(seed) and r)
+    assert summary["count"] == len(record["actions"]) and summary["moves"][-1]["name"] == app.games[game_id].moves[-1].name
+    wait(driver, lambda d: d.find_element(By.ID, "position").text == f"0 / {summary['count']}")
 
 
 def test_another_seats_hidden_bid_never_reaches_the_page(server, driver, shots):

@@ -61,7 +61,8 @@ class Replay:
                 "move": self.moves[k - 1] if k else None}
 
     def summary(self) -> dict:
-        return {"game": self.game, "options": self.options, "seed": self.seed, "agents": self.agents,
+        # the seed as text: game seeds are 63-bit, more than a JavaScript number holds exactly
+        return {"game": self.game, "options": self.options, "seed": str(self.seed), "agents": self.agents,
                 "source": self.source, "count": len(self.moves),
                 "moves": [{"n": m["n"], "seat": m["seat"], "name": m["name"]} for m in self.moves]}
 

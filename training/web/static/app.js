@@ -12,7 +12,9 @@ async function api(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    // a string is sent as it is (JSON text read from a file: its 64-bit seeds must not pass
+    // through JavaScript numbers, which round them)
+    options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const response = await fetch(path, options);
   const text = await response.text();
@@ -100,8 +102,12 @@ async function startGame(event) {
   for (let seat = 0; seat < players; seat++) {
     agents.push($(`seat-${seat}-spec`).value.trim() || $(`seat-${seat}`).value);
   }
-  const body = { game: $("game").value, agents };
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  let body = JSON.stringify({ game: $("game").value, agents });
+  const seed = $("seed").value.trim();
+  if (seed !== "") {
+    if (!/^\d+$/.test(seed)) return notice("the seed is a whole number (or empty: a random one)");
+    body = body.slice(0, -1) + `, "seed": ${seed}}`; // as typed: a long seed would round as a JS number
+  }
   try {
     const created = await api("POST", "/api/games", body);
     sessionStorage.setItem(`seats-${created.id}`, JSON.stringify(created.seats));
@@ -302,7 +308,9 @@ $("saved-file").addEventListener("change", async () => {
   const file = $("saved-file").files[0];
   if (!file) return;
   try {
-    openReplay({ record: JSON.parse(await file.text()) });
+    const text = await file.text();
+    JSON.parse(text); // a clear message for a file that is not JSON at all
+    openReplay(`{"record": ${text}}`);
   } catch (error) {
     notice(`not a saved game: ${error.message}`);
   }
