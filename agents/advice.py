@@ -14,7 +14,7 @@ Layout (``advice_features``), for a game with ``n`` actions, ``2 n`` float32 val
 * ``[n, 2n)`` — *choice*: 1 for the actions the heuristic would pick (its best-scored actions, or
   the only legal action), 0 elsewhere; all 0 where it has no opinion.
 
-``scale`` puts one unit at a meaningful difference per game (:data:`SCALES`). The scores come
+``scale`` puts one unit at a meaningful difference per game (its plug-in's ``search.advice_scale``). The scores come
 from :func:`meadowzoo.agents.guides.action_scores` on the game the deciding player sees; the Hase und Igel
 lookahead resamples the unseen deck with the generator passed in, so the features read no hidden
 state. :class:`meadowzoo.agents.advised_policy.AdvisedPolicy` adds the two blocks to its action logits with learned
@@ -28,12 +28,10 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.agents.guides import action_scores
+from meadowzoo.envs.registry import plugin
 
 #: advice sources a policy may be trained with (the heuristic whose scores are appended)
 ADVICE_KINDS = ("strong",)
-
-#: a score difference worth one unit of the gap block, per game (turns-to-go, points, points)
-SCALES = {"hase_und_igel": 1.0, "haste_bock": 1.0, "volle_wolle": 2.0}
 
 #: gaps are clipped here: beyond it an action is simply bad
 CLIP = 5.0
@@ -65,7 +63,7 @@ def advice_features(kind: str, game: Any, legal: list[int], num_actions: int,
     if not scores:
         return out
     best = max(scores.values())
-    scale = SCALES.get(game.name, 1.0)
+    scale = plugin(game.name).search.advice_scale
     for action, score in scores.items():
         out[action] = max(-CLIP, (score - best) / scale)
         if score >= best - 1e-9:

@@ -1,7 +1,9 @@
 """Game-specific guidance for the search player: leaf values and move priors from the heuristics.
 
 :mod:`meadowzoo.agents.mcts` is one search for every game; what it knows about a particular game comes in
-through two plug-ins chosen by ``game.name``:
+through two hooks that the game's plug-in declares (``search`` of
+:class:`~meadowzoo.envs.core.plugin.GamePlugin`, looked up by ``game.name``); the functions live
+next to the game's heuristics (``meadowzoo.agents.heuristics.<game>``):
 
 * a **leaf value** — ``leaf_values(kind, game)``: one number in [-1, 1] per player for a position
   where the search stops (a rollout cut after ``depth`` decisions). ``public`` is
@@ -27,53 +29,33 @@ through two plug-ins chosen by ``game.name``:
   options: all are searched).
 
 Every function reads the game it is given — in the search a determinized copy whose hidden parts
-were redrawn — and nothing else. The heuristic instances used here are private to the module and
-their random generators are never drawn from for values (the Hase und Igel lookahead resamples the
+were redrawn — and nothing else. The heuristic instances they use are private to each game's
+heuristics module (one per process) and their random generators are never drawn from for values (the Hase und Igel lookahead resamples the
 unseen deck of its own copies with the generator passed in by the caller).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from meadowzoo.agents.values import measured_values, state_values
+from meadowzoo.envs.core.plugin import load
+from meadowzoo.envs.registry import plugin
 
 LEAF_KINDS = ("public", "strong")
 PRIOR_KINDS = ("none", "strong")
 
 
 # ---- leaf values ---------------------------------------------------------------------------------
-def _haste_bock_measure(game: Any) -> list[float]:
-    value = _hb_strong().position_value
-    return [game.scores[p] + value(game, p, game.time) for p in range(game.num_agents)]
-
-
-def _volle_wolle_measure(game: Any) -> list[float]:
-    from meadowzoo.agents.heuristics.volle_wolle import Valuer
-
-    return [Valuer(game, p).holding_value([]) + game.wool[p] for p in range(game.num_agents)]
-
-
-def _hase_und_igel_measure(game: Any) -> list[float]:
-    return [-_hui_strong().turns_to_go(game, p) for p in range(game.num_agents)]
-
-
-_STRONG_MEASURES: dict[str, tuple[Callable[[Any], list[float]], float]] = {
-    "hase_und_igel": (_hase_und_igel_measure, 3.0),
-    "haste_bock": (_haste_bock_measure, 6.0),
-    "volle_wolle": (_volle_wolle_measure, 10.0),
-}
-
-
 def strong_values(game: Any) -> list[float]:
-    """The strong heuristic's evaluation of every player as a soft lead in [-1, 1]."""
-    measure = _STRONG_MEASURES.get(game.name)
+    """The strong heuristic's evaluation of every player as a soft lead in [-1, 1] (the game's
+    plug-in ``search.strong_value``; the public values where it declares none)."""
+    measure = plugin(game.name).search.strong_value
     if measure is None or game.num_agents < 2:
         return state_values(game)
-    return measured_values(game, *measure)
+    return measured_values(game, load(measure.function), measure.scale)
 
 
 def leaf_values(kind: str, game: Any) -> list[float]:
@@ -82,68 +64,12 @@ def leaf_values(kind: str, game: Any) -> list[float]:
 
 
 # ---- move priors ---------------------------------------------------------------------------------
-_HUI_STRONG: list[Any] = []
-_HB_STRONG: list[Any] = []
-
-
-def _hui_strong():
-    if not _HUI_STRONG:
-        from meadowzoo.agents.heuristics.hase_und_igel import StrongHaseUndIgel
-
-        _HUI_STRONG.append(StrongHaseUndIgel(seed=0))
-    return _HUI_STRONG[0]
-
-
-def _hb_strong():
-    if not _HB_STRONG:
-        from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock
-
-        _HB_STRONG.append(StrongHasteBock(seed=0))
-    return _HB_STRONG[0]
-
-
-def _haste_bock_scores(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
-    scored = _hb_strong().action_values(game, legal)
-    return None if scored is None else {a: v for v, a in scored}
-
-
-def _hase_und_igel_scores(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float]:
-    player = _hui_strong()
-    player.rng = rng  # the lookahead's deck resampling draws from the search's generator
-    me = game.cur
-    return {a: player._value(game, a, me, 0) for a in legal}
-
-
-_VW_STRONG: list[Any] = []
-
-
-def _volle_wolle_scores(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
-    from meadowzoo.agents.heuristics.volle_wolle import StrongVolleWolle
-    from meadowzoo.envs.volle_wolle.rules import BID, ROLL
-
-    if not _VW_STRONG:
-        _VW_STRONG.append(StrongVolleWolle(seed=0))
-    player = _VW_STRONG[0]
-    if game.phase == BID:
-        return {a: v for v, a in player.bid_values(game, legal)}
-    if game.phase == ROLL:
-        return {a: v for v, a in player.roll_values(game, legal) if a in legal}
-    return None
-
-
-_STRONG_PRIORS: dict[str, Callable[[Any, list[int], np.random.Generator], dict[int, float] | None]] = {
-    "hase_und_igel": _hase_und_igel_scores,
-    "haste_bock": _haste_bock_scores,
-    "volle_wolle": _volle_wolle_scores,
-}
-
-
 def action_scores(kind: str, game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
     """Heuristic score of every legal action (higher is better), or None (no opinion)."""
     if kind != "strong":
         return None
-    function = _STRONG_PRIORS.get(game.name)
-    return None if function is None else function(game, legal, rng)
+    prior = plugin(game.name).search.strong_prior
+    return None if prior is None else load(prior)(game, legal, rng)
 
 
 def top_actions(scores: dict[int, float] | None, legal: list[int], width: int) -> list[int]:

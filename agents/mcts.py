@@ -45,9 +45,11 @@ from typing import Any
 from meadowzoo.agents.base import Agent
 from meadowzoo.agents.guides import LEAF_KINDS, PRIOR_KINDS, action_scores, leaf_values, top_actions
 from meadowzoo.envs.core.rewards import rank_rewards
+from meadowzoo.envs.registry import plugin
 
-#: rollout length cap per game (decisions after the leaf); long random games need a cut
-DEFAULT_DEPTH = {"hase_und_igel": 60, "haste_bock": 200, "volle_wolle": 200}
+#: rollout length cap (decisions after the leaf) for a search not bound to a game; a game's own cap
+#: is its plug-in's ``search.rollout_depth`` (long random games need a short cut)
+DEFAULT_DEPTH = 200
 
 
 class _Edge:
@@ -92,7 +94,9 @@ class MCTSAgent(Agent):
         self.simulations = int(simulations)
         self.c = float(c)
         self.rollout = rollout
-        self.depth = DEFAULT_DEPTH.get(game, 200) if depth is None else int(depth)
+        if depth is None:
+            depth = DEFAULT_DEPTH if game is None else plugin(game).search.rollout_depth
+        self.depth = int(depth)
         self.leaf = leaf
         self.prior = prior
         self.width = int(width)

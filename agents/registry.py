@@ -1,6 +1,8 @@
 """Agent names for command lines and tournaments: ``make_agent("random", game, seed)``.
 
-A name may carry one parameter after a colon (for example ``mcts:200``)."""
+A name may carry one parameter after a colon (for example ``mcts:200``). The names here work for
+every game; a game's plug-in may add players of its own (``GamePlugin.agents``, e.g. Haste Bock?'s
+``lookahead``), built by their ``parse_spec(parameter, game, seed)``."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from meadowzoo.agents.base import Agent
 from meadowzoo.agents.heuristics import heuristic
 from meadowzoo.agents.random_agent import RandomAgent
 from meadowzoo.agents.shipped import resolve_agent_file
+from meadowzoo.envs import GAMES, plugin
+from meadowzoo.envs.core.plugin import load
 
 
 def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
@@ -22,12 +26,6 @@ def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
 
 def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
     from meadowzoo.agents.mcts import parse_spec
-
-    return parse_spec(parameter, game, seed)
-
-
-def _lookahead(game: str, parameter: str | None, seed: int | None) -> Agent:
-    from meadowzoo.agents.lookahead import parse_spec
 
     return parse_spec(parameter, game, seed)
 
@@ -45,18 +43,28 @@ AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
     "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
     "mcts": _mcts,
-    "lookahead": _lookahead,
     "human": _human,
 }
 
 
-def agent_names() -> list[str]:
-    return sorted(AGENTS)
+def agent_names(game: str | None = None) -> list[str]:
+    """The agent names of ``game`` (every game's names when None)."""
+    games = GAMES if game is None else [game] if game in GAMES else []
+    return sorted({*AGENTS, *(name for g in games for name in plugin(g).agents)})
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     """Build an agent from ``name`` or ``name:parameter``; clear errors for unknown names."""
     name, _, parameter = spec.partition(":")
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}; choose from {agent_names()}")
-    return AGENTS[name](game, parameter or None, seed)
+    if name in AGENTS:
+        return AGENTS[name](game, parameter or None, seed)
+    own = plugin(game).agents if game in GAMES else {}
+    if name in own:
+        return load(own[name])(parameter or None, game, seed)
+    raise ValueError(f"unknown agent {spec!r} for {game!r}; choose from {agent_names(game)}"
+                     + (f" ({name!r} is for {', '.join(_owners(name))} only)" if _owners(name) else ""))
+
+
+def _owners(name: str) -> list[str]:
+    """The games whose plug-ins declare the agent ``name``."""
+    return [g for g in GAMES if name in plugin(g).agents]

@@ -7,7 +7,10 @@ game copy, never the real hidden parts. Each is a soft lead over the average opp
 ``tanh((mine - mean of the others) / scale)``, so a value is antisymmetric between two players and
 never claims certainty.
 
-``state_values(game)`` picks the function by ``game.name``; unknown games get zeros (no opinion).
+``state_values(game)`` reads the measure and its scale from the game's plug-in
+(``GamePlugin.search.public_value``, e.g. :func:`points`, or Hase und Igel's race progress in
+:func:`meadowzoo.agents.heuristics.hase_und_igel.race_progress`); a game that declares none gets
+zeros (no opinion).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import math
 from collections.abc import Callable
 
 from meadowzoo.envs.core.game import Game
+from meadowzoo.envs.core.plugin import load
+from meadowzoo.envs.registry import plugin
 
 
 def soft_lead(points: list[float], scale: float) -> list[float]:
@@ -25,45 +30,20 @@ def soft_lead(points: list[float], scale: float) -> list[float]:
     return [math.tanh((p - (total - p) / (n - 1)) / scale) for p in points]
 
 
-def hase_und_igel_progress(game) -> list[float]:
-    """Race progress per player: squares covered by its runners (a finished runner counts as the
-    Goal plus a bonus for finishing early), minus a toll per uneaten lettuce (each costs a stop on
-    a lettuce square before the Goal) and for carrots that must still be shed before finishing."""
-    from meadowzoo.envs.hase_und_igel import data
-
-    rpp = game.rpp
-    progress = []
-    for player in range(game.num_agents):
-        covered = 0.0
-        for runner in range(player * rpp, player * rpp + rpp):
-            if game.place[runner]:
-                covered += data.GOAL + 8 * (game.num_runners - game.place[runner])
-            else:
-                covered += game.pos[runner]
-        surplus = max(0, game.carrots[player] - 10 * (1 + game.finished)) if covered > 40 * rpp else 0
-        progress.append(covered - 6.0 * game.lettuces[player] - 0.15 * surplus)
-    return progress
-
-
-def _points(game) -> list[float]:
+def points(game: Game) -> list[float]:
+    """The points every player has so far (a game's ``scores``): the public measure of games
+    scored by points."""
     scores = game.scores
     return list(scores() if callable(scores) else scores)
 
 
-#: game name -> (public progress or points per player, scale of a clear lead)
-_MEASURES: dict[str, tuple[Callable[[Game], list[float]], float]] = {
-    "hase_und_igel": (hase_und_igel_progress, 12.0),
-    "haste_bock": (_points, 6.0),
-    "volle_wolle": (_points, 10.0),
-}
-
-
 def state_values(game: Game) -> list[float]:
-    """Per-player value guesses in [-1, 1] for a game that has not ended."""
-    measure = _MEASURES.get(game.name)
+    """Per-player value guesses in [-1, 1] for a game that has not ended (the game's plug-in
+    ``search.public_value``; zeros where it declares none)."""
+    measure = plugin(game.name).search.public_value
     if measure is None:
         return [0.0] * game.num_agents
-    return measured_values(game, *measure)
+    return measured_values(game, load(measure.function), measure.scale)
 
 
 def measured_values(game: Game, measure: Callable[[Game], list[float]], scale: float) -> list[float]:

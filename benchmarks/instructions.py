@@ -5,7 +5,7 @@
     python -m benchmarks.instructions --config "hase_und_igel 4p" --steps 5000
 
 Wall-clock figures (:mod:`benchmarks.speed`) are noisy on a loaded two-core machine; instruction
-counts are not. Every configuration of :data:`benchmarks.speed.CONFIGS` and connect four's
+counts are not. Every configuration of :func:`benchmarks.speed.configurations` and connect four's
 ``raw_env`` is played under ``valgrind --tool=callgrind`` (which must be installed) by the loop of
 :func:`benchmarks.speed.play`, but for a number of steps instead of a time: whole games seeded
 ``seed, seed + 1, …`` until at least ``--steps`` AEC steps. A further run does everything but the
@@ -38,13 +38,13 @@ def _factories() -> dict[str, object]:
     """Every measurable raw env by name: connect four and each game's configurations."""
     from pettingzoo.classic import connect_four_v3
 
-    from benchmarks.speed import CONFIGS
+    from benchmarks.speed import configurations
     from meadowzoo.envs.registry import GAMES, game_module
 
     found = {C4: connect_four_v3.raw_env}
     for game in GAMES:
         module = game_module(game)
-        for label, kwargs in CONFIGS.get(game, [("default", {})]):
+        for label, kwargs in configurations(game):
             found[f"{game} {label}"] = (lambda m=module, k=kwargs: m.raw_env(**k))
     return found
 

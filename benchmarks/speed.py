@@ -24,15 +24,12 @@ from collections.abc import Callable
 import numpy as np
 
 import meadowzoo  # noqa: F401  (registers the games)
-from meadowzoo.envs.registry import GAMES, game_module
+from meadowzoo.envs.registry import GAMES, game_module, plugin
 
-#: configurations measured per game: (label, kwargs)
-CONFIGS: dict[str, list[tuple[str, dict]]] = {
-    "hase_und_igel": [("4p", {"num_players": 4}), ("2p two runners", {"num_players": 2}),
-                      ("6p", {"num_players": 6})],
-    "haste_bock": [("4p", {"num_players": 4}), ("2p", {"num_players": 2})],
-    "volle_wolle": [("4p", {"num_players": 4}), ("2p", {"num_players": 2})],
-}
+
+def configurations(game: str) -> list[tuple[str, dict]]:
+    """The configurations measured for ``game`` (its plug-in's ``benchmarks``): (label, env options)."""
+    return [(bench.label, dict(bench.options)) for bench in plugin(game).benchmarks]
 
 
 def play_game(env, seed: int, choose: random.Random) -> int:
@@ -75,7 +72,7 @@ def candidates(games: list[str]) -> list[tuple[str, Callable, Callable]]:
     found = []
     for game in games:
         module = game_module(game)
-        for label, kwargs in CONFIGS.get(game, [("default", {})]):
+        for label, kwargs in configurations(game):
             found.append((f"{game} {label}", _bind(module.raw_env, kwargs), _bind(module.env, kwargs)))
     return found
 

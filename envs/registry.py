@@ -31,9 +31,21 @@ def env_id(game: str) -> str:
 
 def plugin(game: str) -> GamePlugin:
     """The plug-in of a game name; a clear error for unknown names."""
+    try:
+        return _PLUGINS[game]
+    except (KeyError, TypeError):
+        pass
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose from {sorted(GAMES)}")
-    return importlib.import_module(GAMES[game]).PLUGIN
+    declared = importlib.import_module(GAMES[game]).PLUGIN
+    if declared.name != game:
+        raise ValueError(f"{GAMES[game]} declares the game {declared.name!r}, registered as {game!r}")
+    _PLUGINS[game] = declared
+    return declared
+
+
+#: plug-ins already looked up (search leaves and advice ask on every call)
+_PLUGINS: dict[str, GamePlugin] = {}
 
 
 def game_module(game: str) -> ModuleType:

@@ -9,6 +9,7 @@ suite executes the committed ``.ipynb`` files top to bottom (nbmake).
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -16,22 +17,21 @@ import nbformat
 from nbclient import NotebookClient
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent))  # run as a script: this checkout's meadowzoo, not another one
 
-GAME_TITLES = {
-    "hase_und_igel": ("Hase und Igel", 4, "Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
-    "haste_bock": ("Haste Bock?", 3, "Zoch 2006: push, leap and herd sheep on a 9×9 pasture; scorings by the time track."),
-    "volle_wolle": ("Volle Wolle", 4, "Zoch 2007: bid, roll d12+d10+d8 in three attempts, collect sheep cards."),
-}
+from meadowzoo.envs import GAMES, plugin  # noqa: E402
 
 
 def game_notebook(game: str) -> list[tuple[str, str]]:
-    title, players, blurb = GAME_TITLES[game]
+    """The walk-through of one game, written from its plug-in's title and ``notebook`` facts."""
+    declared = plugin(game)
+    title, players, blurb = declared.title, declared.notebook.players, declared.notebook.blurb
     return [
         ("markdown", f"# {title}\n\n{blurb}\n\nThis notebook shows the rules in pictures (`rgb_array` "
                      "frames of a seeded game), what an observation and an action mask look like, and the "
                      "random and heuristic players against each other. Rules: `shared/rules/`; the full "
                      f"specification is the docstring of `envs/{game}/env.py`."),
-        ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport meadowzoo\nfrom envs import {game}_v0\n"
+        ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport meadowzoo\nfrom meadowzoo.envs import {game}_v0\n"
                  "from meadowzoo.agents import make_agent\n"
                  f"env = {game}_v0.raw_env(num_players={players}, render_mode='rgb_array')\nenv.reset(seed=7)\n"
                  "print(env.possible_agents, env.action_space('player_0'))"),
@@ -120,10 +120,9 @@ def evaluation_notebook() -> list[tuple[str, str]]:
     ]
 
 
+#: notebook name -> its cells: one walk-through per game whose plug-in has notebook facts, then these
 NOTEBOOKS = {
-    "hase_und_igel": lambda: game_notebook("hase_und_igel"),
-    "haste_bock": lambda: game_notebook("haste_bock"),
-    "volle_wolle": lambda: game_notebook("volle_wolle"),
+    **{game: functools.partial(game_notebook, game) for game in GAMES if plugin(game).notebook is not None},
     "training": training_notebook,
     "evaluation": evaluation_notebook,
 }

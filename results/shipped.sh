@@ -12,7 +12,7 @@ declare -A TRAIN=(
   [haste_bock_2p]="--game haste_bock --players 2 --timesteps 300000 --advice strong --imitate strong --imitate-games 100 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0001 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 50000 --eval-games 60 --n-envs 2 --seed 0 --out runs/hb2_ppo --quiet"
   [hase_und_igel_2p]="--game hase_und_igel --players 2 --timesteps 100000 --advice strong --imitate strong --imitate-games 60 --imitate-epochs 10 --imitate-workers 2 --learning-rate 0.0002 --ent-coef 0.001 --opponents strong --ladder strong --eval-every 25000 --eval-games 40 --n-envs 2 --seed 0 --out runs/hui2_ppo --quiet"
 )
-# agents that are a learned afterstate value for the lookahead player (agents/lookahead.py): the
+# agents that are a learned afterstate value for the lookahead player (agents/heuristics/haste_bock_lookahead.py): the
 # arguments of meadowzoo.training.fit_afterstate_value (the run directory is the folder of --out)
 declare -A FIT=(
   [haste_bock_4p]="--players 4 --games 24000 --seed 11 --pool strong,strong,greedy,random --pool strong,strong,greedy,random --pool strong,strong,greedy,random --pool strong,strong,strong,strong --epochs 4 --hidden 128,128 --td-rounds 2 --td-lambda 0.7 --out runs/hb4_value/value.pt"

@@ -1,7 +1,7 @@
 """Played Haste Bock? games as (afterstate, outcome) samples for fitting an afterstate value.
 
 Every game is played by heuristic (or lookahead) players on the bare rules engine. After every
-completed turn and every panic ram, the afterstate (:mod:`meadowzoo.agents.haste_bock_afterstate`) is
+completed turn and every panic ram, the afterstate (:mod:`meadowzoo.envs.haste_bock.afterstate`) is
 recorded once per *viewer*: each seat whose player the value is meant to describe (the seats
 named in ``viewers``; a value "for strong play" should not learn from how a random player fares).
 When the game ends, each sample gets its viewer's outcome against every other slot:
@@ -15,8 +15,8 @@ When the game ends, each sample gets its viewer's outcome against every other sl
 The expected sum of ``beats`` is the viewer's expected number of beaten players, i.e. minus its
 expected rank: the quantity the 4-player acceptance criterion (mean rank) is about.
 
-Games are seeded one by one from a master seed and set up exactly as tournament games
-(:func:`meadowzoo.training.tournament.start_game`), so a data set is the same whatever the number of workers.
+Games are seeded one by one from a master seed and set up and played exactly as tournament games
+(:mod:`meadowzoo.training.runner`), so a data set is the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from meadowzoo.agents.haste_bock_afterstate import (
-    RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
+from meadowzoo.envs.haste_bock.afterstate import (
+    GAME, RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
 )
-from meadowzoo.envs.haste_bock.rules import OVER, HasteBockGame
-from meadowzoo.training.tournament import GameTask, game_seed, start_game
+from meadowzoo.envs.haste_bock.rules import HasteBockGame
+from meadowzoo.training.runner import advance, game_seed, start
 
 
 @dataclass(frozen=True)
@@ -56,21 +56,24 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
     float32, episodes (m,) int64)``."""
     lineup = lineup_for(index, pool, viewer_spec)
     n = len(lineup.specs)
-    env, players = start_game(GameTask(index, "haste_bock", lineup.specs, game_seed(master_seed, index),
-                                       {"num_players": n}))
-    game: HasteBockGame = env.game
+    env, players = start(GAME, lineup.specs, game_seed(master_seed, index), {"num_players": n})
     recs: list[np.ndarray] = []
     owners: list[int] = []
-    while game.pending != OVER:
-        seat = env.agent_selection
-        mover, before = game.player, game.pending
-        env.step(players[mover].act(env, seat))
+    mover = pending = -1  # who decides and which decision, ahead of the decision being taken
+
+    def deciding(agent: str) -> None:
+        nonlocal mover, pending
+        mover, pending = env.game.player, env.game.pending
+
+    def decided(agent: str, action: int) -> None:
         game = env.game
-        if not ends_a_turn(before, mover, game):
-            continue
-        for viewer in lineup.viewers:
-            recs.append(game_record(game, mover, viewer))
-            owners.append(viewer)
+        if ends_a_turn(pending, mover, game):
+            for viewer in lineup.viewers:
+                recs.append(game_record(game, mover, viewer))
+                owners.append(viewer)
+
+    advance(env, players, before=deciding, after=decided)
+    game: HasteBockGame = env.game
     records = np.stack(recs) if recs else np.zeros((0, RECORD_SIZE), dtype=np.int16)
     places = game.places()
     beats = np.zeros((len(recs), SLOTS), dtype=np.float32)
@@ -85,8 +88,8 @@ def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], v
 
 
 def _play_range(args: tuple) -> tuple[np.ndarray, ...]:
-    start, stop, master_seed, pool, viewer_spec = args
-    parts = [play_and_record(i, master_seed, pool, viewer_spec) for i in range(start, stop)]
+    first, stop, master_seed, pool, viewer_spec = args
+    parts = [play_and_record(i, master_seed, pool, viewer_spec) for i in range(first, stop)]
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))
 
 

@@ -1,12 +1,16 @@
-"""Training hyperparameters, one readable place per game.
+"""Training hyperparameters: the defaults here, each game's differences in its plug-in.
 
 Each field is a MaskablePPO argument or a setting of the self-play loop in :mod:`meadowzoo.training.train`.
 Values were chosen for 2-core CPU machines: a small MLP, moderate rollouts, frequent evaluation.
+A game's plug-in (``GamePlugin.training``, in ``envs/<game>/plugin.py``) lists the fields it sets
+differently, with the reason next to them.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
+
+from meadowzoo.envs.registry import plugin
 
 
 @dataclass(frozen=True)
@@ -28,22 +32,23 @@ class TrainConfig:
     eval_every: int = 20_000  # timesteps between ladder evaluations
     eval_games: int = 40  # games per ladder opponent in those evaluations
     ladder: str = "random"  # opponents of the periodic evaluation
-    checkpoint_every: int = 20_000  # timesteps between resumable checkpoints
+    # timesteps between resumable checkpoints: about a minute of training at the slowest (advised
+    # policies), so a killed run loses at most that
+    checkpoint_every: int = 5_000
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-CONFIGS: dict[str, TrainConfig] = {
-    # long races, ~100-300 decisions a game, few actions at a time
-    "hase_und_igel": TrainConfig(gamma=0.998, n_steps=2048),
-    # ~40 decisions a game, a large action space with few legal moves
-    "haste_bock": TrainConfig(net_arch=(256, 256), ent_coef=0.005),
-    # ~100 short decisions a game (bids, dice, picks)
-    "volle_wolle": TrainConfig(),
-}
+def game_config(game: str) -> TrainConfig:
+    """The game's configuration: the defaults with its plug-in's ``training`` fields."""
+    declared = dict(plugin(game).training)
+    unknown = sorted(set(declared) - {f.name for f in fields(TrainConfig)})
+    if unknown:
+        raise ValueError(f"{game}: the plug-in's training settings name no TrainConfig field: {unknown}")
+    return TrainConfig(**declared)
 
 
 def config_for(game: str, **overrides) -> TrainConfig:
     """The game's configuration with command-line overrides (None values ignored)."""
-    return replace(CONFIGS[game], **{k: v for k, v in overrides.items() if v is not None})
+    return replace(game_config(game), **{k: v for k, v in overrides.items() if v is not None})

@@ -1,4 +1,4 @@
-"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`meadowzoo.agents.lookahead`).
+"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`).
 
 One *round* of approximate policy iteration:
 
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from meadowzoo.agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense
-from meadowzoo.agents.lookahead import FORMAT
+from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT
+from meadowzoo.envs.haste_bock.afterstate import GAME, INPUT_SIZE, SLOTS, dense
 from meadowzoo.training.afterstate_data import generate
 
 
@@ -165,7 +165,7 @@ def save_value(net, path: str | Path, num_players: int, hidden: list[int], note:
 
     payload = {
         "format": FORMAT,
-        "game": "haste_bock",
+        "game": GAME,
         "num_players": num_players,
         "input_size": INPUT_SIZE,
         "hidden": list(hidden),

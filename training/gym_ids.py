@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gymnasium
 
-#: game name -> Gymnasium id of its self-play view
-GYM_IDS = {"hase_und_igel": "meadowzoo/HaseUndIgel-v0", "haste_bock": "meadowzoo/HasteBock-v0",
-           "volle_wolle": "meadowzoo/VolleWolle-v0"}
+from meadowzoo.envs.registry import GAMES, plugin
+
+#: game name -> Gymnasium id of its self-play view (each game's plug-in declares its ``gym_id``)
+GYM_IDS = {game: plugin(game).gym_id for game in GAMES if plugin(game).gym_id}
 
 
 def register_gymnasium() -> None:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from meadowzoo.agents import make_agent
-from meadowzoo.envs.registry import game_module
+from meadowzoo.training.runner import advance, imitation_seeds, start
 
 
 @dataclass
@@ -68,28 +67,24 @@ def _collect_games(game: str, players: int, teacher: str, seed: int, indices, ad
         from meadowzoo.agents.advice import env_advice
     observations, masks, actions, returns = [], [], [], []
     for index in indices:
-        env = game_module(game).raw_env(num_players=players, **options)
-        env.reset(seed=seed + index)
-        seats = {agent: make_agent(teacher, game, seed=(seed + index) * 16 + i)
-                 for i, agent in enumerate(env.possible_agents)}
-        start = len(actions)
+        # the game runner with imitation's own seeds (env seed + index; see meadowzoo.training.runner)
+        env, seats = start(game, [teacher], seed + index, {"num_players": players, **options}, seeds=imitation_seeds)
         deciders = []
         advice_rng = np.random.default_rng([seed, index, 7])
-        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-            agent = env.agent_selection
+
+        def seen(agent: str) -> None:
             observation = env.observe(agent)
             features = observation["observation"]
             if advice is not None:  # drawn from its own generator: the teacher's play is unchanged
                 features = np.concatenate([features, env_advice(advice, env, advice_rng)])
-            action = seats[agent].act(env, agent)
             observations.append(features)
             masks.append(observation["action_mask"].astype(bool))
-            actions.append(action)
             deciders.append(agent)
-            env.step(action)
+
+        advance(env, seats, before=seen, after=lambda agent, action: actions.append(action))
         final = env._cumulative_rewards
         returns.extend(float(final[agent]) for agent in deciders)
-        assert len(returns) == len(actions) and len(actions) - start == len(deciders)
+        assert len(returns) == len(actions) == len(observations)
     return Demonstrations(np.asarray(observations, dtype=np.float32), np.asarray(masks, dtype=bool),
                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32))
 

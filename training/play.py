@@ -13,33 +13,22 @@ from __future__ import annotations
 
 import argparse
 
-from meadowzoo.agents import agent_names, make_agent
+from meadowzoo.agents import agent_names
 from meadowzoo.agents.human import HumanQuit
-from meadowzoo.envs import GAMES, game_module
+from meadowzoo.envs import GAMES
+from meadowzoo.training.runner import advance, play_seeds, start
 
 
 def play_game(game: str, agent_specs: list[str], seed: int, show: str = "end", **options) -> dict[str, float]:
-    """Play one game; returns the final cumulative rewards per agent."""
-    env = game_module(game).raw_env(render_mode="ansi", **options)
-    env.reset(seed=seed)
+    """Play one game; returns the final cumulative rewards per agent. The game is set up and played
+    by :mod:`meadowzoo.training.runner` (``play``'s seeds: env ``seed``, seat ``i`` ``seed * 1000 + i``)."""
+    env, players = start(game, agent_specs, seed, options, render_mode="ansi", seeds=play_seeds)
     seats = env.possible_agents
     if len(agent_specs) == 1:
         agent_specs = agent_specs * len(seats)
-    if len(agent_specs) != len(seats):
-        raise ValueError(f"{game} with these options has {len(seats)} seats; got {len(agent_specs)} agents")
-    players = {seat: make_agent(spec, game, seed=seed * 1000 + i) for i, (seat, spec) in enumerate(zip(seats, agent_specs))}
-    for player in players.values():
-        player.reset()
     if show == "every":
         print(env.render())
-    while True:
-        seat = env.agent_selection
-        if env.terminations[seat] or env.truncations[seat]:
-            break
-        action = players[seat].act(env, seat)
-        env.step(action)
-        if show == "every":
-            print(env.render(), end="\n\n")
+    advance(env, players, after=(lambda agent, action: print(env.render(), end="\n\n")) if show == "every" else None)
     result = dict(env._cumulative_rewards)
     if show in ("every", "end"):
         print(env.render())
@@ -51,7 +40,7 @@ def play_game(game: str, agent_specs: list[str], seed: int, show: str = "end", *
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Play one game between agents and show it.")
-    parser.add_argument("--game", choices=sorted(GAMES), default="hase_und_igel")
+    parser.add_argument("--game", choices=sorted(GAMES), default=next(iter(GAMES)))
     parser.add_argument("--players", type=int, default=4, help="number of players (seats)")
     parser.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all: {agent_names()}")
     parser.add_argument("--seed", type=int, default=0)

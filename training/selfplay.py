@@ -18,8 +18,13 @@ decision (:mod:`meadowzoo.agents.advice`; for :class:`meadowzoo.agents.advised_p
 ``action_space`` the game's ``Discrete``. ``info`` carries ``action_mask``, ``seat`` and, at the
 end, ``final_rewards`` of every seat.
 
-Registered with Gymnasium as ``meadowzoo/HaseUndIgel-v0``, ``meadowzoo/HasteBock-v0`` and
-``meadowzoo/VolleWolle-v0`` (after ``import meadowzoo``):
+Seeding: ``reset(seed=…)`` seeds the view's Gymnasium generator, which draws the env's seed, the
+learner's seat, every opponent from the pool and the opponent's seed, in that order (the order
+training records rely on); the opponents then play through the game runner's loop
+(:mod:`meadowzoo.training.runner`).
+
+Registered with Gymnasium under each game's ``gym_id`` (its plug-in), e.g. ``meadowzoo/HaseUndIgel-v0``,
+``meadowzoo/HasteBock-v0`` and ``meadowzoo/VolleWolle-v0`` (after ``import meadowzoo``):
 ``gymnasium.make("meadowzoo/HaseUndIgel-v0", opponents="random,greedy", num_players=2)``.
 """
 
@@ -33,6 +38,7 @@ import numpy as np
 from meadowzoo.agents.advice import advice_size, check_advice, env_advice
 from meadowzoo.envs.registry import game_module
 from meadowzoo.training.pool import OpponentPool
+from meadowzoo.training.runner import advance
 
 
 class SelfPlayEnv(gymnasium.Env):
@@ -104,11 +110,9 @@ class SelfPlayEnv(gymnasium.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def _play_opponents(self) -> None:
-        """Let the opponents decide until it is the learner's decision or the game is over."""
-        raw = self.raw
-        while not self._finished() and raw.agent_selection != self.learner:
-            agent = raw.agent_selection
-            raw.step(self.opponents[agent].act(raw, agent))
+        """Let the opponents decide until it is the learner's decision or the game is over (the
+        game runner's loop, :func:`meadowzoo.training.runner.advance`)."""
+        advance(self.raw, self.opponents, until=self.learner)
 
     def _finished(self) -> bool:
         agent = self.raw.agent_selection

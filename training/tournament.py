@@ -9,25 +9,28 @@ games. Seat balance:
 * ``pairs`` mode (2 seats, any number of agents): every pair of agents plays the given number of
   games, alternating seats.
 
+Every game gets its own seed from the master seed and its index
+(``SeedSequence([master, index])``); the env and each seat's agent are seeded from it, and the game
+is played by the one game runner (:mod:`meadowzoo.training.runner`, which documents the seeding).
+Games are independent, so results are identical whatever the number of worker processes; they are
+returned in index order.
+
 A game's record holds its seed and every action, so it replays move by move (the browser's
 replays, :mod:`meadowzoo.training.web.replay`); records written before the actions were kept replay
 by playing the seeded game again with the recorded agents.
-
-Every game gets its own seed from the master seed and its index
-(``SeedSequence([master, index])``); the env and each seat's agent are seeded from it. Games are
-independent, so results are identical whatever the number of worker processes; they are returned
-in index order.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-import numpy as np
+from meadowzoo.envs.core.plugin import load
+from meadowzoo.envs.core.rewards import rank_rewards
+from meadowzoo.envs.registry import plugin
+from meadowzoo.training.runner import advance, final_scores, game_seed, start
 
 
 @dataclass(frozen=True)
@@ -37,10 +40,6 @@ class GameTask:
     specs: tuple[str, ...]  # agent spec per seat
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
-
-
-def game_seed(master: int, index: int) -> int:
-    return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint64)[0] >> 1)
 
 
 def schedule(specs: list[str], players: int, games: int, mode: str = "table") -> list[tuple[str, ...]]:
@@ -69,71 +68,41 @@ def make_tasks(game: str, seatings: list[tuple[str, ...]], master_seed: int, opt
     return [GameTask(i, game, seats, game_seed(master_seed, i), dict(options or {})) for i, seats in enumerate(seatings)]
 
 
-def start_game(task: GameTask) -> tuple[Any, list]:
-    """The raw env of ``task``, reset with its seed, and one agent per seat, each seeded from it."""
-    from meadowzoo.agents import make_agent
-    from meadowzoo.envs import game_module
-
-    env = game_module(task.game).raw_env(**task.options)
-    env.reset(seed=task.seed)
-    seats = env.possible_agents
-    if len(seats) != len(task.specs):
-        raise ValueError(f"{task.game} with {task.options} has {len(seats)} seats, got {len(task.specs)} agents")
-    sub = np.random.SeedSequence(task.seed).generate_state(len(seats), np.uint64)
-    players = [make_agent(spec, task.game, seed=int(s >> 1)) for spec, s in zip(task.specs, sub)]
-    for player in players:
-        player.reset()
-    return env, players
+def start_game(task: GameTask) -> tuple[Any, dict]:
+    """The raw env of ``task``, reset with its seed, and its agents by seat, each seeded from it."""
+    return start(task.game, task.specs, task.seed, task.options)
 
 
 def play_task(task: GameTask) -> dict:
     """Play one game; the record the statistics read."""
     env, players = start_game(task)
     seats = env.possible_agents
-    thinking = [0.0] * len(seats)
+    thinking = dict.fromkeys(seats, 0.0)
     actions: list[int] = []
-    while True:
-        seat = env.agent_selection
-        if env.terminations[seat] or env.truncations[seat]:
-            break
-        i = env._agent_index[seat]
-        start = time.perf_counter()
-        action = players[i].act(env, seat)
-        thinking[i] += time.perf_counter() - start
-        env.step(action)
-        actions.append(int(action))
+    decisions = advance(env, players, thinking=thinking, after=lambda agent, action: actions.append(int(action)))
     game = env.game
-    scores = getattr(game, "scores", None)
-    if callable(scores):
-        scores = scores()
     truncated = not game.is_over
     return {
         "index": task.index,
         "seed": task.seed,
         "agents": list(task.specs),
         "rewards": [float(env._cumulative_rewards[s]) for s in seats],
-        "scores": [float(x) for x in scores] if scores is not None else None,
+        "scores": final_scores(game),
         "truncated": truncated,
-        "standing_rewards": standing_rewards(game) if truncated else None,
-        "decisions": len(actions),
+        "standing_rewards": standing_rewards(task.game, game) if truncated else None,
+        "decisions": decisions,
         "turns": game.turn,
-        "seconds": thinking,
+        "seconds": [thinking[s] for s in seats],
         "actions": actions,  # every decision in order: the game replays from its seed and these
     }
 
 
-def standing_rewards(game) -> list[float]:
-    """Rank rewards of a game stopped early, by its standing at the cut: the game's own places
-    where they are defined mid-game (points), else (Hase und Igel) each player's race positions
-    (HUI-15; with two runners their sum)."""
-    from meadowzoo.envs.core.rewards import rank_rewards
-
-    try:
-        places = game.places()
-    except RuntimeError:
-        keys = [sum(game.race_position(r) for r in range(p * game.rpp, (p + 1) * game.rpp))
-                for p in range(game.num_agents)]
-        places = [sum(1 for k in keys if k < mine) for mine in keys]
+def standing_rewards(name: str, game: Any) -> list[float]:
+    """Rank rewards of a game stopped early, by its standing at the cut: the places its plug-in's
+    ``standing`` gives (Hase und Igel: race positions, HUI-15), else the game's own ``places()``
+    (games scored by points define them mid-game)."""
+    standing = plugin(name).standing
+    places = load(standing)(game) if standing is not None else game.places()
     return rank_rewards(places, game.teams())
 
 

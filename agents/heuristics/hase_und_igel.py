@@ -298,3 +298,43 @@ class StrongHaseUndIgel(Agent):
 
 
 GREEDY, STRONG = GreedyHaseUndIgel, StrongHaseUndIgel
+
+
+# ---- search guidance (declared in this game's plug-in, see meadowzoo.agents.guides) --------------
+def race_progress(game: Any) -> list[float]:
+    """Race progress per player from public state (the ``leaf=public`` value): squares covered by
+    its runners (a finished runner counts as the Goal plus a bonus for finishing early), minus a
+    toll per uneaten lettuce (each costs a stop on a lettuce square before the Goal) and for
+    carrots that must still be shed before finishing."""
+    rpp = game.rpp
+    progress = []
+    for player in range(game.num_agents):
+        covered = 0.0
+        for runner in range(player * rpp, player * rpp + rpp):
+            if game.place[runner]:
+                covered += GOAL + 8 * (game.num_runners - game.place[runner])
+            else:
+                covered += game.pos[runner]
+        surplus = max(0, game.carrots[player] - 10 * (1 + game.finished)) if covered > 40 * rpp else 0
+        progress.append(covered - 6.0 * game.lettuces[player] - 0.15 * surplus)
+    return progress
+
+
+@lru_cache(maxsize=1)
+def _guide() -> StrongHaseUndIgel:
+    """The strong player the search guidance reads (one per process; its own generator is never
+    drawn from for a value, the prior hands it the caller's)."""
+    return StrongHaseUndIgel(seed=0)
+
+
+def strong_measure(game: Any) -> list[float]:
+    """``leaf=strong``: minus the turns each player still needs (the turns-to-go table)."""
+    return [-_guide().turns_to_go(game, p) for p in range(game.num_agents)]
+
+
+def strong_prior(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float]:
+    """``prior=strong``: the strong player's one-turn lookahead value of every legal action."""
+    player = _guide()
+    player.rng = rng  # the lookahead's deck resampling draws from the search's generator
+    me = game.cur
+    return {a: player._value(game, a, me, 0) for a in legal}

@@ -26,7 +26,10 @@ the others; ties (most turns of phases 2 and 4 score nothing) are broken by its 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from meadowzoo.agents.base import Agent
 from meadowzoo.envs.haste_bock import data as D
@@ -245,3 +248,23 @@ class StrongHasteBock(_HasteBockAgent):
 
 
 GREEDY, STRONG = GreedyHasteBock, StrongHasteBock
+
+
+# ---- search guidance (declared in this game's plug-in, see meadowzoo.agents.guides) --------------
+@lru_cache(maxsize=1)
+def _guide() -> StrongHasteBock:
+    """The strong player the search guidance reads (one per process; never draws from its generator)."""
+    return StrongHasteBock(seed=0)
+
+
+def strong_measure(game: HasteBockGame) -> list[float]:
+    """``leaf=strong``: points so far plus the strong player's value of the position for the next
+    scoring."""
+    value = _guide().position_value
+    return [game.scores[p] + value(game, p, game.time) for p in range(game.num_agents)]
+
+
+def strong_prior(game: HasteBockGame, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
+    """``prior=strong``: the strong player's whole-turn plan values of the legal actions."""
+    scored = _guide().action_values(game, legal)
+    return None if scored is None else {a: v for v, a in scored}

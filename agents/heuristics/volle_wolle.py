@@ -398,3 +398,26 @@ class StrongVolleWolle(_VolleWolleAgent):
 
 
 GREEDY, STRONG = GreedyVolleWolle, StrongVolleWolle
+
+
+# ---- search guidance (declared in this game's plug-in, see meadowzoo.agents.guides) --------------
+@lru_cache(maxsize=1)
+def _guide() -> StrongVolleWolle:
+    """The strong player the search guidance reads (one per process; never draws from its generator)."""
+    return StrongVolleWolle(seed=0)
+
+
+def strong_measure(game: Any) -> list[float]:
+    """``leaf=strong``: the strong player's final-score estimate of each herd plus wool."""
+    return [Valuer(game, p).holding_value([]) + game.wool[p] for p in range(game.num_agents)]
+
+
+def strong_prior(game: Any, legal: list[int], rng: np.random.Generator) -> dict[int, float] | None:
+    """``prior=strong``: expected values of bids and of claiming / setting dice aside; picks and
+    the black-sheep choice have no prior (few options: all are searched)."""
+    player = _guide()
+    if game.phase == BID:
+        return {a: v for v, a in player.bid_values(game, legal)}
+    if game.phase == ROLL:
+        return {a: v for v, a in player.roll_values(game, legal) if a in legal}
+    return None

@@ -1,12 +1,30 @@
 """The Hase und Igel plug-in: what the rest of meadowzoo needs to know about this game
 (see :mod:`meadowzoo.envs.core.plugin`)."""
 
-from meadowzoo.envs.core.plugin import GamePlugin
+from meadowzoo.envs.core.plugin import Benchmark, GamePlugin, Heuristics, Measure, Notebook, Search
+
+_PLAYERS = "meadowzoo.agents.heuristics.hase_und_igel"
 
 PLUGIN = GamePlugin(
     name="hase_und_igel",
     title="Hase und Igel",
     env_module="meadowzoo.envs.hase_und_igel_v0",
-    view="meadowzoo.envs.hase_und_igel.view",
     player_counts=(2, 3, 4, 5, 6),
+    rules_module="meadowzoo.envs.hase_und_igel.rules",
+    gym_id="meadowzoo/HaseUndIgel-v0",
+    heuristics=Heuristics(greedy=f"{_PLAYERS}:GreedyHaseUndIgel", strong=f"{_PLAYERS}:StrongHaseUndIgel"),
+    search=Search(
+        rollout_depth=60,  # random races last hundreds of decisions: cut early, value the race
+        public_value=Measure(f"{_PLAYERS}:race_progress", scale=12.0),  # squares
+        strong_value=Measure(f"{_PLAYERS}:strong_measure", scale=3.0),  # turns to go
+        strong_prior=f"{_PLAYERS}:strong_prior",
+        advice_scale=1.0,  # one turn to go
+    ),
+    # long races, ~100-300 decisions a game, few actions at a time
+    training={"gamma": 0.998, "n_steps": 2048},
+    benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p two runners", {"num_players": 2}),
+                Benchmark("6p", {"num_players": 6})),
+    notebook=Notebook(players=4, blurb="Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
+    standing="meadowzoo.envs.hase_und_igel.standing:race_places",
+    view="meadowzoo.envs.hase_und_igel.view",
 )

@@ -1,12 +1,30 @@
 """The Haste Bock? plug-in: what the rest of meadowzoo needs to know about this game
 (see :mod:`meadowzoo.envs.core.plugin`)."""
 
-from meadowzoo.envs.core.plugin import GamePlugin
+from meadowzoo.envs.core.plugin import Benchmark, GamePlugin, Heuristics, Measure, Notebook, Search
+
+_PLAYERS = "meadowzoo.agents.heuristics.haste_bock"
 
 PLUGIN = GamePlugin(
     name="haste_bock",
     title="Haste Bock?",
     env_module="meadowzoo.envs.haste_bock_v0",
-    view="meadowzoo.envs.haste_bock.view",
     player_counts=(2, 3, 4),
+    rules_module="meadowzoo.envs.haste_bock.rules",
+    gym_id="meadowzoo/HasteBock-v0",
+    heuristics=Heuristics(greedy=f"{_PLAYERS}:GreedyHasteBock", strong=f"{_PLAYERS}:StrongHasteBock"),
+    # the strong plans re-ranked by a learned afterstate value (envs/haste_bock/afterstate.py)
+    agents={"lookahead": "meadowzoo.agents.heuristics.haste_bock_lookahead:parse_spec"},
+    search=Search(
+        rollout_depth=200,
+        public_value=Measure("meadowzoo.agents.values:points", scale=6.0),
+        strong_value=Measure(f"{_PLAYERS}:strong_measure", scale=6.0),  # points
+        strong_prior=f"{_PLAYERS}:strong_prior",
+        advice_scale=1.0,  # one point
+    ),
+    # ~40 decisions a game, a large action space with few legal moves
+    training={"net_arch": (256, 256), "ent_coef": 0.005},
+    benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p", {"num_players": 2})),
+    notebook=Notebook(players=3, blurb="Zoch 2006: push, leap and herd sheep on a 9×9 pasture; scorings by the time track."),
+    view="meadowzoo.envs.haste_bock.view",
 )

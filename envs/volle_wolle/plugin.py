@@ -1,12 +1,28 @@
 """The Volle Wolle plug-in: what the rest of meadowzoo needs to know about this game
 (see :mod:`meadowzoo.envs.core.plugin`)."""
 
-from meadowzoo.envs.core.plugin import GamePlugin
+from meadowzoo.envs.core.plugin import Benchmark, GamePlugin, Heuristics, Measure, Notebook, Search
+
+_PLAYERS = "meadowzoo.agents.heuristics.volle_wolle"
 
 PLUGIN = GamePlugin(
     name="volle_wolle",
     title="Volle Wolle",
     env_module="meadowzoo.envs.volle_wolle_v0",
-    view="meadowzoo.envs.volle_wolle.view",
     player_counts=(2, 3, 4, 5, 6),
+    rules_module="meadowzoo.envs.volle_wolle.rules",
+    gym_id="meadowzoo/VolleWolle-v0",
+    heuristics=Heuristics(greedy=f"{_PLAYERS}:GreedyVolleWolle", strong=f"{_PLAYERS}:StrongVolleWolle"),
+    search=Search(
+        rollout_depth=200,
+        public_value=Measure("meadowzoo.agents.values:points", scale=10.0),
+        strong_value=Measure(f"{_PLAYERS}:strong_measure", scale=10.0),  # points
+        strong_prior=f"{_PLAYERS}:strong_prior",
+        advice_scale=2.0,  # two points
+    ),
+    # ~100 short decisions a game (bids, dice, picks): the default configuration
+    training={},
+    benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p", {"num_players": 2})),
+    notebook=Notebook(players=4, blurb="Zoch 2007: bid, roll d12+d10+d8 in three attempts, collect sheep cards."),
+    view="meadowzoo.envs.volle_wolle.view",
 )

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from meadowzoo.agents import make_agent
-from meadowzoo.agents.haste_bock_afterstate import (
+from meadowzoo.envs.haste_bock.afterstate import (
     INPUT_SIZE, RECORD_SIZE, ROTATE, dense, next_card_seat, record, slot_colours,
 )
-from meadowzoo.agents.lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
+from meadowzoo.agents.heuristics.haste_bock_lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
+from meadowzoo.agents.shipped import file_sha256
 from meadowzoo.envs.haste_bock.rules import HasteBockGame
 from tests.agents.helpers import new_env, play
 from meadowzoo.training.afterstate_data import generate, lineup_for
@@ -203,7 +204,7 @@ def test_lookahead_spec_errors_are_clear(value_file):
 def test_scoring_terms_match_the_rules_engine(facing, seed):
     """HB-19/20/21: the encoding's per-colour scoring terms equal what the engine would score,
     for random positions and every facing (the record turns the board; the points must not move)."""
-    from meadowzoo.agents.haste_bock_afterstate import scoring_terms
+    from meadowzoo.envs.haste_bock.afterstate import scoring_terms
     from meadowzoo.envs.haste_bock.geometry import ADJ
 
     rng = np.random.default_rng(seed)
@@ -271,7 +272,9 @@ def test_fit_command_is_reproducible_ships_and_plays(tmp_path):
 
     ship([str(tmp_path / "a"), str(tmp_path / "shipped" / "hb4")])
     shipped = tmp_path / "shipped" / "hb4.pt"
-    assert json.loads(shipped.with_suffix(".json").read_text()) == record
+    shipped_record = json.loads(shipped.with_suffix(".json").read_text())
+    assert shipped_record.pop("sha256") == file_sha256(shipped)  # checked on every load
+    assert shipped_record == record
     line = " ".join(_training_lines([f"lookahead:{shipped}"]))
     assert record["command"] in line and "4 recorded games" in line
     env = new_env("haste_bock", players=4, seed=4, max_turns=20)
@@ -306,7 +309,7 @@ def test_planned_afterstate_is_the_recorded_afterstate(players, value_file, valu
     time 0) the record it built for the chosen option must equal the recorder's record of the game
     once the engine has played it (HB-9: card, move, marker, scoring; a panic roll moves no sheep);
     a plan that ends the game is valued exactly (HB-24, with 3 players after the HB-22 penalty)."""
-    from meadowzoo.agents.haste_bock_afterstate import ends_a_turn, game_record
+    from meadowzoo.envs.haste_bock.afterstate import ends_a_turn, game_record
     from meadowzoo.envs.haste_bock.rules import MOVE, PANIC, TILE
 
     class Recording(LookaheadAgent):

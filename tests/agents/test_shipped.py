@@ -14,7 +14,7 @@ TRAINED = Path(__file__).resolve().parents[2] / "agents" / "trained"
 def test_every_shipped_agent_loads_and_plays_legal_moves():
     """A policy file plays as ``policy:<file>``; an afterstate value file (the Haste Bock? 4-player
     agent) as ``lookahead:<file>``; each carries the record of the command that made it."""
-    from meadowzoo.agents.lookahead import FORMAT as VALUE_FORMAT
+    from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT as VALUE_FORMAT
 
     files = sorted(TRAINED.glob("*.pt"))
     assert files, "no shipped agents in agents/trained/"

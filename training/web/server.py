@@ -94,8 +94,8 @@ class App:
         if len(specs) not in counts:
             raise RequestError(f"{plugin(game).title} is played by {counts[0]}..{counts[-1]} players, got {len(specs)} agents")
         for spec in specs:
-            if spec.partition(":")[0] not in agent_names():
-                raise RequestError(f"unknown agent {spec!r}; choose from {agent_names()}")
+            if spec.partition(":")[0] not in agent_names(game):
+                raise RequestError(f"unknown agent {spec!r} for {game}; choose from {agent_names(game)}")
         seed = body.get("seed", secrets.randbelow(2**31))
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RequestError(f"seed must be a non-negative integer, got {seed!r}")

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.envs import plugin
-from meadowzoo.training.tournament import GameTask, start_game
+from meadowzoo.training.runner import final_scores, start
 from meadowzoo.training.web import views
 
 HUMAN = "human"
@@ -57,8 +57,9 @@ class GameSession:
         self.seed = seed
         self.options = dict(options or {})
         self.agent_delay = agent_delay
-        self.env, players = start_game(GameTask(0, game, tuple(specs), seed, self.options))
-        self.agents = [None if spec == HUMAN else player for spec, player in zip(specs, players)]
+        # seeded as a tournament game with this seed would be (the one game runner's scheme)
+        self.env, players = start(game, specs, seed, self.options)
+        self.agents = [None if spec == HUMAN else players[seat] for spec, seat in zip(specs, self.env.possible_agents)]
         self.tokens = [secrets.token_urlsafe(16) if spec == HUMAN else None for spec in specs]
         self.moves: list[Move] = []
         self.version = 0
@@ -132,12 +133,9 @@ class GameSession:
 
     def _result(self) -> dict:
         env, game = self.env, self.env.game
-        scores = getattr(game, "scores", None)
-        scores = scores() if callable(scores) else scores
         return {"places": game.places() if game.is_over else None,
                 "rewards": [float(env._cumulative_rewards[a]) for a in env.possible_agents],
-                "scores": [float(s) for s in scores] if scores is not None else None,
-                "truncated": not game.is_over}
+                "scores": final_scores(game), "truncated": not game.is_over}
 
     def record(self) -> dict:
         """The finished game as a saved record (seed, agents, every action): replayable, and

@@ -5,7 +5,7 @@ marker advanced, the triggered scoring done) and before anything random happens 
 Everything in it is public (HB: the cards lie open), so its value is a function of it. (The
 encoding leaves out one detail: the reverse trough or turn-back that the turn forbids the next
 player, HB-16/HB-17.) The
-lookahead player (:mod:`meadowzoo.agents.lookahead`) builds the afterstate of every plan it considers, the
+lookahead player (:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`) builds the afterstate of every plan it considers, the
 fitting script (:mod:`meadowzoo.training.fit_afterstate_value`) records the afterstates of played games; both
 use :func:`encode` here, so the two can never disagree.
 
@@ -39,6 +39,8 @@ import numpy as np
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock.geometry import ADJ
 
+#: the game these afterstates are of (stored in value files, checked by the players that read them)
+GAME = "haste_bock"
 SLOTS = 4
 KINDS = 21
 #: ROTATE[f][sq]: where square ``sq`` lies after turning the board so that facing ``f`` is north

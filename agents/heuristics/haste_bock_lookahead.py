@@ -4,7 +4,7 @@ At every decision the player lists its candidate plans the way ``strong`` does
 (:mod:`meadowzoo.agents.heuristics.haste_bock`: every card × legal move × time tile, played on a light copy),
 keeps the ``width`` plans strong rates best, builds the *afterstate* of each (the position when the
 turn is over: sheep moved, marker advanced, the triggered scoring added, the card gone; see
-:mod:`meadowzoo.agents.haste_bock_afterstate`) and plays the plan whose afterstate a learned value rates
+:mod:`meadowzoo.envs.haste_bock.afterstate`) and plays the plan whose afterstate a learned value rates
 best. Panic rams (HB-8/HB-9) and time tiles are chosen the same way over all legal options.
 
 The value (:class:`AfterstateValue`) is a small MLP fitted by :mod:`meadowzoo.training.fit_afterstate_value`
@@ -30,10 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record
-from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
+from meadowzoo.agents.shipped import resolve_agent_file, verify_recorded_sha256
 from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock.afterstate import (
+    GAME, INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record,
+)
 from meadowzoo.envs.haste_bock.rules import (
     ACTION_TYPE, CARD, DISCARD_BASE, MOVE, MOVE_BASE, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE, HasteBockGame,
 )
@@ -56,6 +58,7 @@ class AfterstateValue:
     def from_file(cls, path: str | Path) -> "AfterstateValue":
         import torch
 
+        verify_recorded_sha256(path)
         try:
             payload = torch.load(Path(path), map_location="cpu", weights_only=True)
         except FileNotFoundError:
@@ -204,8 +207,8 @@ class LookaheadAgent(StrongHasteBock):
 
 def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadAgent:
     """``path.pt`` or ``path.pt:width=K`` (the registry's ``lookahead:`` parameter)."""
-    if game != "haste_bock":
-        raise ValueError(f"the lookahead player is for haste_bock, not {game!r}")
+    if game != GAME:
+        raise ValueError(f"the lookahead player is for {GAME}, not {game!r}")
     if not parameter:
         raise ValueError("lookahead needs a value file: lookahead:path/to/value.pt")
     path, *settings = parameter.split(":")

@@ -1,0 +1,122 @@
+"""The one game runner: set up a seeded game between agents, and let the agents play it.
+
+Every loop that plays games goes through here: tournaments (:mod:`meadowzoo.training.tournament`),
+``play`` (:mod:`meadowzoo.training.play`), imitation data (:mod:`meadowzoo.training.imitation`),
+Haste Bock? afterstate data (:mod:`meadowzoo.training.afterstate_data`), and the self-play view
+(:mod:`meadowzoo.training.selfplay`), which lets its opponents play inside ``step()`` with
+:func:`advance` and ``until`` = the learner.
+
+* :func:`start` builds the raw env of a game, resets it with the game's seed, and builds one
+  agent per seat from its spec (:func:`meadowzoo.agents.make_agent`), each seeded, each reset.
+* :func:`advance` asks the agent to move for its action and steps the env until the game has
+  ended (terminated or truncated) or it is ``until``'s decision. Hooks see every decision:
+  ``before(agent)`` ahead of the agent's choice (what it sees: observation, advice) and
+  ``after(agent, action)`` once the env has stepped (the position it led to: afterstates, a
+  rendered board). ``thinking`` accumulates each agent's decision time.
+
+Seeding. One game is seeded by one integer: the env by ``reset(seed=seed)`` and the seat agents by
+:func:`seat_seeds` (``SeedSequence(seed)``, one independent stream per seat). A series of games
+(a tournament, a data set) draws game ``index``'s seed from its master seed with :func:`game_seed`
+(``SeedSequence([master, index])``), so games are independent and a series is the same in any
+number of worker processes. Two callers keep the seeds they had before this runner existed,
+because their outputs are on record and must stay reproducible from their recorded commands
+(same seeds, same numbers):
+
+* imitation data (:func:`imitation_seeds`): the warm start of the shipped policies, whose
+  training commands are stored with them; game ``index`` of master seed ``s`` seeds the env with
+  ``s + index`` and seat ``i`` with ``(s + index) * 16 + i``;
+* ``play`` (:func:`play_seeds`): ``--seed s`` seeds the env with ``s`` and seat ``i`` with
+  ``s * 1000 + i``, so a game someone watched stays the game they watched.
+
+The self-play view draws all its seeds (env, opponents from the pool, their seeds) from its own
+Gymnasium generator, in the order of its training record; only its inner loop is this runner's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from meadowzoo.agents.base import Agent
+
+#: ``f(seed, seats) -> seed of every seat's agent``
+SeatSeeds = Callable[[int, int], Sequence[int]]
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a series with master seed ``master``."""
+    return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def seat_seeds(seed: int, seats: int) -> list[int]:
+    """The seed of every seat's agent in the game seeded ``seed`` (the scheme)."""
+    return [int(s >> 1) for s in np.random.SeedSequence(seed).generate_state(seats, np.uint64)]
+
+
+def play_seeds(seed: int, seats: int) -> list[int]:
+    """``play``'s seat seeds (kept from before the runner, see the module docstring)."""
+    return [seed * 1000 + i for i in range(seats)]
+
+
+def imitation_seeds(seed: int, seats: int) -> list[int]:
+    """Imitation data's seat seeds for a game whose env seed is ``seed`` (kept, see the module
+    docstring)."""
+    return [seed * 16 + i for i in range(seats)]
+
+
+def start(game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any] | None = None, *,
+          render_mode: str | None = None, seeds: SeatSeeds = seat_seeds) -> tuple[Any, dict[str, Agent]]:
+    """The raw env of ``game`` (``options``), reset with ``seed``, and its agents by seat name:
+    ``specs`` lists one agent spec per seat, or one spec for every seat; ``seeds`` seeds them."""
+    from meadowzoo.agents import make_agent
+    from meadowzoo.envs import game_module
+
+    options = dict(options or {})
+    if render_mode is not None:
+        options["render_mode"] = render_mode
+    env = game_module(game).raw_env(**options)
+    env.reset(seed=seed)
+    agents = env.possible_agents
+    specs = list(specs) * len(agents) if len(specs) == 1 else list(specs)
+    if len(specs) != len(agents):
+        raise ValueError(f"{game} with {options} has {len(agents)} seats, got {len(specs)} agents")
+    players = {agent: make_agent(spec, game, seed=int(s)) for agent, spec, s in zip(agents, specs, seeds(seed, len(agents)))}
+    for player in players.values():
+        player.reset()
+    return env, players
+
+
+def advance(env: Any, players: Mapping[str, Agent], *, until: str | None = None,
+            before: Callable[[str], None] | None = None, after: Callable[[str, int], None] | None = None,
+            thinking: dict[str, float] | None = None) -> int:
+    """Let ``players`` (by seat name) move until the game has ended or it is ``until``'s decision;
+    returns the number of decisions taken (see the module docstring for the hooks)."""
+    decisions = 0
+    clock = time.perf_counter
+    while True:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent] or agent == until:
+            return decisions
+        if before is not None:
+            before(agent)
+        if thinking is None:
+            action = players[agent].act(env, agent)
+        else:
+            started = clock()
+            action = players[agent].act(env, agent)
+            thinking[agent] += clock() - started
+        env.step(action)
+        decisions += 1
+        if after is not None:
+            after(agent, action)
+
+
+def final_scores(game: Any) -> list[float] | None:
+    """The game's points per player (``None`` for a game without points)."""
+    scores = getattr(game, "scores", None)
+    if callable(scores):
+        scores = scores()
+    return None if scores is None else [float(x) for x in scores]
