@@ -94,6 +94,8 @@ def test_bad_moves_get_clear_errors_and_leave_the_game_unchanged(server):
     assert call(base, "GET", "/api/games/nope")[0] == 404
     assert call(base, "GET", "/api/nothing")[0] == 404
     assert call(base, "GET", "/static/../server.py")[0] == 404
+    assert call(base, "PUT", f"/api/games/{game_id}", {"x": 1}) == (405, {"error": "method PUT is not used here: GET, POST or DELETE"})
+    assert call(base, "POST", f"/api/games/{game_id}/act", raw=b"x" * 10)[0] == 400
     # and a good move by name is taken
     name = session.env.action_to_string(legal[0])
     got, state = call(base, "POST", f"/api/games/{game_id}/act", {"seat": 0, "token": token, "action": name})

@@ -229,6 +229,12 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._answer("DELETE")
 
+    def do_PUT(self) -> None:
+        self._send_json({"error": f"method {self.command} is not used here: GET, POST or DELETE"},
+                        HTTPStatus.METHOD_NOT_ALLOWED)
+
+    do_PATCH = do_PUT
+
     def _answer(self, method: str) -> None:
         url = urlsplit(self.path)
         parts = [p for p in url.path.split("/") if p]
