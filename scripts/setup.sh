@@ -2,7 +2,8 @@
 # Create (or reuse) the project's virtual environment: a CPU build of torch first, then meadowzoo
 # itself, editable, with its training and development extras. Reinstalls only when pyproject.toml
 # changed. Override the torch requirement with TORCH_SPEC (default torch==2.13.0) and the venv
-# location with MEADOWZOO_VENV.
+# location with MEADOWZOO_VENV. The browser tests drive Debian's chromium through its chromedriver:
+# installed here when missing and we are root (as CI is), else they are skipped with a note.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 venv="${MEADOWZOO_VENV:-.venv}"
@@ -16,4 +17,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   "$venv/bin/python" -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
   "$venv/bin/python" -m pip install -q -e ".[train,dev]"
   echo "$want" > "$stamp"
+fi
+if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver > /dev/null
+  else
+    echo "note: the browser tests need chromium and chromium-driver (apt-get install them as root)" >&2
+  fi
 fi

@@ -37,3 +37,7 @@ def ship() -> int:
 
 def fit_afterstate_value() -> int:
     return _run("fit_afterstate_value")
+
+
+def serve() -> int:
+    return _run("serve")

@@ -14,6 +14,10 @@ Every game gets its own seed from the master seed and its index
 is played by the one game runner (:mod:`meadowzoo.training.runner`, which documents the seeding).
 Games are independent, so results are identical whatever the number of worker processes; they are
 returned in index order.
+
+A game's record holds its seed and every action, so it replays move by move (the browser's
+replays, :mod:`meadowzoo.training.web.replay`); records written before the actions were kept replay
+by playing the seeded game again with the recorded agents.
 """
 
 from __future__ import annotations
@@ -74,7 +78,8 @@ def play_task(task: GameTask) -> dict:
     env, players = start_game(task)
     seats = env.possible_agents
     thinking = dict.fromkeys(seats, 0.0)
-    decisions = advance(env, players, thinking=thinking)
+    actions: list[int] = []
+    decisions = advance(env, players, thinking=thinking, after=lambda agent, action: actions.append(int(action)))
     game = env.game
     truncated = not game.is_over
     return {
@@ -88,6 +93,7 @@ def play_task(task: GameTask) -> dict:
         "decisions": decisions,
         "turns": game.turn,
         "seconds": [thinking[s] for s in seats],
+        "actions": actions,  # every decision in order: the game replays from its seed and these
     }
 
 

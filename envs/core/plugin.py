@@ -128,6 +128,9 @@ class GamePlugin:
     #: ``"module:attribute"`` of ``f(game) -> places`` (0 = best, ties share) of a game cut short
     #: before its end (tournaments' ``--truncated standing``); None: the game's own ``places()``
     standing: str | None = None
+    #: module of the browser view (``seat_view``, ``anchor``, ``draw`` …, see
+    #: :mod:`meadowzoo.training.web.views`), or ``None`` if the game has none
+    view: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

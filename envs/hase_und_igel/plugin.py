@@ -26,4 +26,5 @@ PLUGIN = GamePlugin(
                 Benchmark("6p", {"num_players": 6})),
     notebook=Notebook(players=4, blurb="Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
     standing="meadowzoo.envs.hase_und_igel.standing:race_places",
+    view="meadowzoo.envs.hase_und_igel.view",
 )

@@ -73,11 +73,13 @@ def test_wheel_holds_one_package_with_data_and_shipped_agents(wheel):
     assert top == {"meadowzoo"}
     for expected in ["meadowzoo/envs/volle_wolle/deck.json", "meadowzoo/agents/trained/volle_wolle_2p.pt",
                      "meadowzoo/agents/trained/haste_bock_4p.pt", "meadowzoo/agents/trained/hase_und_igel_2p.json",
-                     "meadowzoo/training/cli.py", "meadowzoo/envs/core/aec.py"]:
+                     "meadowzoo/training/cli.py", "meadowzoo/envs/core/aec.py",
+                     "meadowzoo/training/web/static/index.html", "meadowzoo/training/web/static/app.js",
+                     "meadowzoo/training/web/static/style.css"]:
         assert expected in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for script in ["meadowzoo-train", "meadowzoo-evaluate", "meadowzoo-play", "meadowzoo-results"]:
+    for script in ["meadowzoo-train", "meadowzoo-evaluate", "meadowzoo-play", "meadowzoo-results", "meadowzoo-serve"]:
         assert script in scripts
 
 
