@@ -25,4 +25,5 @@ PLUGIN = GamePlugin(
     benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p", {"num_players": 2})),
     notebook=Notebook(players=4, blurb="Zoch 2007: bid, roll d12+d10+d8 in three attempts, collect sheep cards."),
     view="meadowzoo.envs.volle_wolle.view",
+    jax_engine="meadowzoo.envs.volle_wolle.jax_engine:VolleWolleJax",
 )

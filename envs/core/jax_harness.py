@@ -1,0 +1,252 @@
+"""The differential harness: proves a JAX engine identical to its reference engine, game-agnostic.
+
+:func:`run_differential` plays seeded games of uniform random legal play on both engines in
+lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
+:mod:`meadowzoo.envs.core.jax_core`), one game at a time through the jitted ``init`` and ``step``
+(unbatched: a program compiles in a third of the time of its ``vmap``-ed twin, and ``vmap`` of a
+pure function computes the same; :func:`check_batched` proves that separately). At every
+decision it compares
+
+* whose turn it is and whether the game is over,
+* the legal-action mask (``state.legal_action_mask`` vs ``raw_env.observe(agent)["action_mask"]``),
+* every player's observation (``observe_all`` vs ``raw_env.observe(player)["observation"]``),
+* the whole game state (the JAX state converted by ``to_game_dict`` vs the reference game's
+  ``to_dict()``, both without the generator),
+
+and at the end the scores (the reference game's ``scores()`` where it has them), places and rewards.
+The first difference raises :class:`Mismatch` naming the game, the decision and the field.
+
+:func:`check_hidden_information` takes states along such games and, for each observer, lets the
+reference game's ``resample_hidden`` change what that player cannot see: the observer's JAX
+observation must stay the same, while the resampled state must differ somewhere in the run.
+
+All take a :class:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv`; compiled functions are cached
+per engine object (:func:`compiled`), so tests sharing an engine compile once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from meadowzoo.envs.core.jax_core import MeadowJaxEnv, places, unbatch
+
+
+class Mismatch(AssertionError):
+    """The JAX engine and the reference engine disagree."""
+
+
+@dataclass
+class Figures:
+    """What a differential run compared."""
+
+    games: int = 0
+    decisions: int = 0  # decisions compared (each: mask, every player's observation, the state)
+    observations: int = 0  # player observations compared
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """An engine's jitted functions (unbatched): ``init(key)`` and ``step(state, action, key)``
+    each return the state and every player's observation (one program, one call per decision)."""
+
+    init: object
+    step: object
+
+
+_COMPILED: dict[int, tuple[MeadowJaxEnv, Compiled]] = {}
+
+
+def compiled(env: MeadowJaxEnv) -> Compiled:
+    """The engine's jitted ``init`` and ``step``, each with ``observe_all`` (cached per engine)."""
+    entry = _COMPILED.get(id(env))
+    if entry is None or entry[0] is not env:
+
+        def init(key):
+            state = env.init(key)
+            return state, env.observe_all(state)
+
+        def step(state, action, key):
+            state = env.step(state, action, key)
+            return state, env.observe_all(state)
+
+        entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step)))
+    return entry[1]
+
+
+def _game_dict(game) -> dict:
+    d = game.to_dict()
+    d.pop("rng", None)
+    return d
+
+
+def _first_difference(a, b, path: str = "") -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key}: present on one side only"
+            found = _first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            return f"{path}: length {len(a)} (jax) vs {len(b)} (reference): {a!r} vs {b!r}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b and type(a) is type(b) else f"{path}: {a!r} (jax) vs {b!r} (reference)"
+
+
+def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, where: str) -> int:
+    """Compare one unbatched (host) state and its observations with the reference env."""
+    game = ref.game
+    over = bool(state.terminated)
+    if over != bool(game.is_over):
+        raise Mismatch(f"{where}: game over {over} (jax) vs {game.is_over} (reference)")
+    difference = _first_difference(env.to_game_dict(state), _game_dict(game), "game")
+    if difference:
+        raise Mismatch(f"{where}: state differs at {difference}")
+    agents = ref.possible_agents
+    if not over:
+        if int(state.current_player) != game.current_agent:
+            raise Mismatch(f"{where}: player to move {int(state.current_player)} (jax) vs {game.current_agent} (reference)")
+        mask = ref.observe(agents[game.current_agent])["action_mask"]
+        if not np.array_equal(np.asarray(state.legal_action_mask, dtype=np.int8), mask):
+            raise Mismatch(f"{where}: legal mask {np.flatnonzero(state.legal_action_mask).tolist()} (jax) vs "
+                           f"{np.flatnonzero(mask).tolist()} (reference)")
+    for seat, agent in enumerate(agents):
+        expected = ref.observe(agent)["observation"]
+        got = observations[seat]
+        if got.shape != expected.shape or got.dtype != expected.dtype or not np.array_equal(got, expected):
+            index = np.flatnonzero(got != expected)[:8] if got.shape == expected.shape else "shape"
+            raise Mismatch(f"{where}: observation of {agent} differs at {index}: "
+                           f"jax {got[index] if got.shape == expected.shape else got.shape} vs "
+                           f"reference {expected[index] if got.shape == expected.shape else expected.shape}")
+    return len(agents)
+
+
+def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
+    game = ref.game
+    scores = np.asarray(env.scores(state)).tolist()
+    if hasattr(game, "scores") and scores != list(game.scores()):
+        raise Mismatch(f"{where}: final scores {scores} (jax) vs {game.scores()} (reference)")
+    jax_places = np.asarray(places(jnp.asarray(scores))).tolist()
+    if jax_places != list(game.places()):
+        raise Mismatch(f"{where}: final places {jax_places} (jax) vs {game.places()} (reference)")
+    rewards = [ref.rewards[a] for a in ref.possible_agents]
+    if not np.allclose(np.asarray(state.rewards), rewards, atol=1e-6):
+        raise Mismatch(f"{where}: final rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
+
+
+def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None) -> Figures:
+    """Play ``games`` seeded random games on both engines and compare every decision (see the
+    module docstring). ``on_state(host_state, ref)``, if given, is called at every decision (the
+    hidden-information check hooks in here). Raises :class:`Mismatch`; returns the figures."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    functions = compiled(env)
+    figures = Figures()
+    start = time.perf_counter()
+    choose = np.random.default_rng(seed)
+    for game_index in range(games):
+        key = jax.random.fold_in(jax.random.PRNGKey(seed), game_index)
+        key, init_key = jax.random.split(key)
+        state, observations = jax.device_get(functions.init(init_key))
+        ref = env.reference_env()
+        ref.reset(seed=0)
+        ref.restore(env.to_snapshot(state))
+        for decision in range(_MAX_DECISIONS):
+            where = f"game {game_index} (seed {seed}), decision {decision}"
+            figures.observations += _compare_decision(env, state, np.asarray(observations), ref, where)
+            figures.decisions += 1
+            if on_state is not None:
+                on_state(state, ref)
+            if bool(state.terminated):
+                _compare_end(env, state, ref, where)
+                break
+            legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+            action = int(legal[choose.integers(len(legal))])
+            key, step_key = jax.random.split(key)
+            state, observations = jax.device_get(functions.step(state, jnp.int32(action), step_key))
+            env.feed_chance(ref.game, step_key)
+            ref.step(action)
+        else:
+            raise Mismatch(f"game {game_index} (seed {seed}) did not end within {_MAX_DECISIONS} decisions")
+        figures.games += 1
+    figures.seconds = time.perf_counter() - start
+    return figures
+
+
+_MAX_DECISIONS = 100_000
+
+
+def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int = 0) -> int:
+    """Run ``batch`` games under ``jit(vmap(init))`` / ``jit(vmap(step))`` for ``steps`` random
+    legal steps and require every game's state, observation, mask and rewards to equal the same
+    game run alone through the unbatched jitted functions. Returns the number of game steps
+    compared."""
+    functions = compiled(env)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(seed)
+    key, init_key = jax.random.split(key)
+    init_keys = jax.random.split(init_key, batch)
+    states = init(init_keys)
+    singles = [functions.init(k)[0] for k in init_keys]
+    compared = 0
+    for t in range(steps):
+        host = jax.device_get(states)
+        for i, single in enumerate(singles):
+            mine = jax.tree_util.tree_leaves(unbatch(host, i))
+            alone = jax.tree_util.tree_leaves(jax.device_get(single))
+            if not all(np.array_equal(a, b) for a, b in zip(mine, alone)):
+                raise Mismatch(f"batched game {i} differs from the same game alone after {t} steps")
+            compared += 1
+        key, act_key, step_key = jax.random.split(key, 3)
+        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
+        actions = jax.random.categorical(act_key, logits, axis=-1).astype(jnp.int32)
+        keys = jax.random.split(step_key, batch)
+        states = step(states, actions, keys)
+        singles = [functions.step(single, actions[i], keys[i])[0] for i, single in enumerate(singles)]
+    return compared
+
+
+def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3) -> int:
+    """Play ``games`` as :func:`run_differential` does; at every ``every``-th decision and for
+    each observer, resample what the observer cannot see (the reference game's
+    ``resample_hidden``) and require the observer's JAX observation to stay the same. Raises
+    :class:`Mismatch` on a leak, and when no resample changed the state at all (a vacuous run).
+    Returns the number of (state, observer) pairs whose hidden part did change."""
+    observe = jax.jit(env.observe_player)
+    rng = np.random.default_rng(seed + 1)
+    counter = {"seen": 0, "changed": 0}
+
+    def check(state, ref) -> None:
+        counter["seen"] += 1
+        if counter["seen"] % every or bool(state.terminated):
+            return
+        truth = _game_dict(ref.game)
+        for observer in range(env.num_players):
+            twin = ref.game.clone()
+            twin.resample_hidden(observer, rng)
+            if _game_dict(twin) == truth:
+                continue
+            counter["changed"] += 1
+            before = np.asarray(observe(state, observer))
+            after = np.asarray(observe(env.from_game(twin), observer))
+            if not np.array_equal(before, after):
+                raise Mismatch(f"player {observer}'s observation changed with hidden information at "
+                               f"{np.flatnonzero(before != after)[:8].tolist()}")
+
+    run_differential(env, games, seed=seed, on_state=check)
+    if not counter["changed"]:
+        raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
+    return counter["changed"]
