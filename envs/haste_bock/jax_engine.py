@@ -1,0 +1,592 @@
+"""
+# Haste Bock? in JAX
+
+A batched, jit-compiled twin of the PettingZoo env :mod:`meadowzoo.envs.haste_bock.env` (its
+module docstring is the specification; rules HB-1 … HB-24 in ``shared/rules/haste_bock.md``). It
+implements :class:`pgx.Env`: ``init(key)``, ``step(state, action, key)``, ``observe`` and the
+legal-action mask, with no Python control flow on traced values, so ``jax.jit`` and ``jax.vmap``
+apply on CPU and GPU.
+
+| Creation           | `meadowzoo.jax.make("haste_bock", num_players=4)`                  |
+|--------------------|--------------------------------------------------------------------|
+| Players            | 2, 3 or 4; seat *i* plays colour *i*; `current_player` = seat to decide (-1 once over) |
+| Actions            | 996 indices, IDENTICAL to the PettingZoo env's (card, discard, moves, panic rams, time tiles) |
+| Observation        | float32 (1036,), IDENTICAL to the PettingZoo env's `observation` for every seat |
+| Legal mask         | bool (996,), the env's `action_mask` of the player to decide |
+| Rewards            | at the end, by rank (score, then unused card values; ties share): +1 … −1; 0 before; 0 on truncation |
+
+### State (`State`, a pgx dataclass; every field an int32 array unless noted)
+
+Besides pgx's `current_player`, `observation`, `rewards` (float32 (n,)), `terminated`,
+`truncated`, `legal_action_mask` and `_step_count`, the game lives in the fields of
+:meth:`HasteBockGame.to_dict` of the reference engine:
+
+| field | shape | meaning |
+|-------|-------|---------|
+| `pos` | (9,) | square (row*9+col) of each sheep: `2c`, `2c+1` colour c (blue, yellow, green, red), 8 Thea |
+| `facing` | () | common facing 0..3 = N E S W |
+| `time` | () | time marker 0..74 |
+| `scores` | (n,) | scores |
+| `hands` | (n, 21) | remaining action cards per kind (kind = type*3 + value-1) |
+| `tiles` | (n, 3) | remaining time tiles of value 1, 2, 3 |
+| `pending` | () | decision: 0 card, 1 move, 2 time tile, 3 panic ram, 4 over |
+| `player` | () | seat to decide, -1 once over |
+| `die` | () | die face during a panic ram (blue, yellow, green, red, black, white), else -1 |
+| `opening` | () | how many opening rolls (HB-8: seats 0..n-1; 2 players 0 1 0 1) have been taken |
+| `card_value`, `card_kind` | () | the card chosen this turn while its move or tile is pending (0 / -1 otherwise) |
+| `no_trough`, `no_herd` | () | no-undo restrictions of the player to move (HB-16, HB-17), -1 if none |
+| `after_trough`, `after_herd` | () | the restrictions the current turn leaves for the next player |
+| `turn` | () | player turns begun (the reference engine's `turn`; `max_turns` truncates) |
+
+:func:`to_reference` and :func:`from_reference` convert a state to and from the reference
+engine's ``HasteBockGame.to_dict()`` (the ``game`` field of the env's ``snapshot()``).
+
+### Chance
+
+The only chance is the start layout (one of the 48 valid ones, HB-3, unless `layout="fixed"`) and
+the die of panic rams (HB-6, HB-8, HB-9). `init(key)` and `step(state, action, key)` draw from the
+key with :func:`chance`: a layout index in 0..47 and `MAX_ROLLS` die faces in 0..5. The k-th roll
+that happens inside one `init` or `step` (the opening rolls over void rolls, so one call may roll
+up to four times) uses die k. The reference engine draws the same outcomes when its generator
+returns them in that order (`rng.integers(48)` once at the start, `rng.integers(6)` per roll): the
+differential harness feeds it exactly these values, so both engines play the same game.
+
+### Hidden information
+
+None besides future die rolls: the cards lie open. The state holds no generator; a player's
+observation is a function of the public fields above.
+
+### Options
+
+`num_players` (2, 3, 4), `layout` (`"random"`, `"fixed"`), `facing` (`"N"`, `"E"`, `"S"`, `"W"`),
+`phase2_rows` (`"occupied"`, `"consecutive"`), `rule_data` (the RECONSTRUCTED table of
+:mod:`meadowzoo.envs.haste_bock.data`: cards, panic spaces, tiles, tile penalty) and `max_turns`
+(default 1000) are all supported with the reference engine's meaning; anything else raises
+`ValueError`. They are static: each option set compiles its own program.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx.core as core
+from pgx._src.struct import dataclass
+
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock import env as E
+from meadowzoo.envs.haste_bock import jax_tables as T
+from meadowzoo.envs.haste_bock.rules import (
+    CARD, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE,
+    HasteBockGame,
+)
+
+MAX_ROLLS = 4  # the most die rolls inside one init or step (the opening, HB-8)
+NUM_LAYOUTS = len(D.START_LAYOUTS)
+ENV_ID = "haste_bock"
+OPTION_DEFAULTS: dict[str, Any] = {**E.OPTION_DEFAULTS, "max_turns": 1000}
+
+i32 = jnp.int32
+#: the score feature score / 50 as the numpy env rounds it, looked up: XLA on the CPU divides by
+#: multiplying with the reciprocal, which differs in the last bit for a third of the scores
+SCORE_BOUND = 1000  # the reference engine's snapshot bound on scores
+SCORE_FEATURE = (np.arange(-SCORE_BOUND, SCORE_BOUND + 1) / E.SCORE_SCALE).astype(np.float32)
+
+
+def chance(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The chance outcomes one ``init`` or ``step`` may use: (layout index 0..47, dice (MAX_ROLLS,) 0..5)."""
+    layout_key, dice_key = jax.random.split(key)
+    layout = jax.random.randint(layout_key, (), 0, NUM_LAYOUTS, dtype=i32)
+    dice = jax.random.randint(dice_key, (MAX_ROLLS,), 0, len(D.DIE_FACES), dtype=i32)
+    return layout, dice
+
+
+@dataclass
+class State(core.State):
+    current_player: jax.Array = i32(0)
+    observation: jax.Array = jnp.zeros(E.OBS_SIZE, jnp.float32)
+    rewards: jax.Array = jnp.zeros(4, jnp.float32)
+    terminated: jax.Array = jnp.bool_(False)
+    truncated: jax.Array = jnp.bool_(False)
+    legal_action_mask: jax.Array = jnp.zeros(NUM_ACTIONS, jnp.bool_)
+    _step_count: jax.Array = i32(0)
+    pos: jax.Array = jnp.zeros(D.NUM_SHEEP, i32)
+    facing: jax.Array = i32(0)
+    time: jax.Array = i32(0)
+    scores: jax.Array = jnp.zeros(4, i32)
+    hands: jax.Array = jnp.zeros((4, NUM_KINDS), i32)
+    tiles: jax.Array = jnp.zeros((4, 3), i32)
+    pending: jax.Array = i32(CARD)
+    player: jax.Array = i32(0)
+    die: jax.Array = i32(-1)
+    opening: jax.Array = i32(0)
+    card_value: jax.Array = i32(0)
+    card_kind: jax.Array = i32(-1)
+    no_trough: jax.Array = i32(-1)
+    no_herd: jax.Array = i32(-1)
+    after_trough: jax.Array = i32(-1)
+    after_herd: jax.Array = i32(-1)
+    turn: jax.Array = i32(0)
+
+    @property
+    def env_id(self) -> str:
+        return ENV_ID
+
+
+#: the fields of the reference engine's ``to_dict`` that are plain integers
+SCALAR_FIELDS = (
+    "facing", "time", "pending", "player", "die", "card_value", "card_kind", "no_trough", "no_herd",
+    "after_trough", "after_herd", "turn",
+)
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Merge ``options`` over the defaults and validate them as the PettingZoo env does."""
+    unknown = set(options) - set(OPTION_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown options {sorted(unknown)}; known: {sorted(OPTION_DEFAULTS)}")
+    merged = {**OPTION_DEFAULTS, **options}
+    max_turns = merged["max_turns"]
+    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+        raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+    merged["rule_data"] = D.check_rule_data(merged["rule_data"])
+    HasteBockGame(  # the reference constructor validates the rest, with the same messages
+        merged["num_players"], np.random.default_rng(0), merged["layout"], merged["facing"],
+        merged["rule_data"], merged["phase2_rows"], _start=False,
+    )
+    return merged
+
+
+class HasteBockJax(core.Env):
+    """The Haste Bock? JAX engine (see the module docstring); options as the PettingZoo env's."""
+
+    def __init__(self, **options: Any):
+        super().__init__()
+        self.options = o = check_options(options)
+        n = self.n = o["num_players"]
+        self.max_turns = int(o["max_turns"])
+        self.fixed_layout = o["layout"] == "fixed"
+        self.consecutive = o["phase2_rows"] == "consecutive"
+        probe = HasteBockGame(n, np.random.default_rng(0), o["layout"], o["facing"], o["rule_data"], o["phase2_rows"], _start=False)
+        self.start_facing = probe.facing
+        self.start_hand = np.array(probe.start_hand, np.int32)
+        self.start_tiles = np.array(probe.start_tiles, np.int32)
+        self.tile_mandatory = probe.tile_mandatory
+        self.penalty = o["rule_data"]["unused_tile_penalty"] if n == 3 else 0
+        self.panic_space = np.zeros(D.TRACK_END + 1, bool)
+        self.panic_space[sorted(probe.panic_spaces)] = True
+        self.opening_seq = np.array(probe.opening, np.int32)
+        #: OWNER[p, s]: 1 if sheep s belongs to seat p (HB-2)
+        self.owner = np.array([[1 if probe.owner[s] == p else 0 for s in range(D.NUM_SHEEP)] for p in range(n)], np.int32)
+        # observation tables, from the PettingZoo env's own layout
+        self.plane_base = np.array(
+            [[81 * E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)],
+            np.int32,
+        )
+        template = np.zeros(E.OBS_SIZE, np.float32)
+        template[[E.PANIC_TRACK + t for t in sorted(probe.panic_spaces)]] = 1.0
+        template[E.PLAYERS + n - 2] = 1.0
+        self.template = template
+        #: ORDER[seat]: the seats in egocentric order from ``seat``
+        self.order = np.array([[(seat + i) % n for i in range(n)] for seat in range(n)], np.int32)
+        self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
+
+    # ---- pgx interface ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return ENV_ID
+
+    @property
+    def version(self) -> str:
+        return "v0"
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def _init(self, key: jax.Array) -> State:
+        layout, dice = chance(key)
+        if self.fixed_layout:
+            layout = i32(T.FIXED_LAYOUT_INDEX)
+        n = self.n
+        state = State(
+            rewards=jnp.zeros(n, jnp.float32),
+            pos=jnp.asarray(T.START_LAYOUTS)[layout],
+            facing=i32(self.start_facing),
+            scores=jnp.zeros(n, i32),
+            hands=jnp.tile(jnp.asarray(self.start_hand), (n, 1)),
+            tiles=jnp.tile(jnp.asarray(self.start_tiles), (n, 1)),
+        )
+        return self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+        if key is None:
+            raise ValueError("haste_bock's step needs a key: panic rams roll a die (step(state, action, key))")
+        _, dice = chance(key)
+        return self._apply(state, jnp.asarray(action, i32), dice)
+
+    def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
+        return self.observe_seat(state, player_id)
+
+    # ---- legal moves -----------------------------------------------------------------------------
+    @staticmethod
+    def _occupancy(pos: jax.Array) -> jax.Array:
+        """bool (82,): occupied squares; the padding square OFF is never occupied."""
+        return jnp.zeros(D.SQUARES + 1, jnp.bool_).at[pos].set(True)
+
+    @staticmethod
+    def _jumps(pos: jax.Array, occ: jax.Array) -> jax.Array:
+        """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
+        an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
+        panic rams (HB-8, HB-9) of that sheep."""
+        ray = jnp.asarray(T.RAY_SQ)[pos]  # (9, 8, 8)
+        occupied = occ[ray]
+        free = (ray != T.OFF) & ~occupied
+        ends = occupied & jnp.concatenate([free[..., 1:], jnp.zeros_like(free[..., :1])], axis=-1)
+        rank = jnp.cumsum(occupied, axis=-1)
+        ks = jnp.arange(1, T.RAY_LEN + 1, dtype=rank.dtype)
+        return jnp.any(ends[..., :, None] & (rank[..., :, None] == ks), axis=-2)
+
+    @staticmethod
+    def _caravans(occ: jax.Array) -> jax.Array:
+        """bool (96,): caravan move line*2+neg is legal when the line holds a sheep and its lead
+        square that way is empty (HB-15)."""
+        line_occupied = jnp.any(occ[jnp.asarray(T.CARAVAN_SQ)], axis=-1)
+        return jnp.repeat(line_occupied, 2) & ~occ[jnp.asarray(T.CARAVAN_END)]
+
+    @staticmethod
+    def _troughs(occ: jax.Array, no_trough: jax.Array) -> jax.Array:
+        """bool (4,): trough sides N E S W that move a sheep and are not forbidden (HB-16): some
+        sheep beyond the flock's outermost line that way has an empty neighbour that way."""
+        grid = occ[: D.SQUARES].reshape(D.SIZE, D.SIZE)
+        idx = jnp.arange(D.SIZE)
+        rows, cols = jnp.any(grid, axis=1), jnp.any(grid, axis=0)
+        top, bottom = jnp.argmax(rows), D.SIZE - 1 - jnp.argmax(rows[::-1])
+        left, right = jnp.argmax(cols), D.SIZE - 1 - jnp.argmax(cols[::-1])
+        north = jnp.any(grid[1:] & ~grid[:-1] & (idx[1:] > top)[:, None])
+        south = jnp.any(grid[:-1] & ~grid[1:] & (idx[:-1] < bottom)[:, None])
+        east = jnp.any(grid[:, :-1] & ~grid[:, 1:] & (idx[:-1] < right)[None, :])
+        west = jnp.any(grid[:, 1:] & ~grid[:, :-1] & (idx[1:] > left)[None, :])
+        return jnp.stack([north, east, south, west]) & (jnp.arange(4) != no_trough)
+
+    def _mask(self, state: State, occ: jax.Array, jumps: jax.Array) -> jax.Array:
+        """bool (996,): the legal actions of the decision pending in ``state``."""
+        p = jnp.maximum(state.player, 0)
+        own = jnp.stack([2 * p, 2 * p + 1])
+        step_to = jnp.asarray(T.STEP_SQ)[state.pos[own]]  # (2, 8)
+        steps = ((step_to != T.OFF) & ~occ[step_to]).reshape(-1)
+        own_jumps = jumps[own].reshape(-1)
+        caravans = self._caravans(occ)
+        troughs = self._troughs(occ, state.no_trough)
+        herds = jnp.arange(2) != state.no_herd
+        n_diag = 2 * 30
+        has_move = jnp.stack([
+            jnp.any(steps), jnp.any(own_jumps), jnp.any(own_jumps), jnp.any(caravans[:n_diag]),
+            jnp.any(caravans[n_diag:]), jnp.any(troughs), jnp.bool_(True),
+        ])
+        hand = state.hands[p] > 0
+        at_card = state.pending == CARD
+        cards = at_card & hand & jnp.repeat(has_move, 3)
+        fallback = at_card & ~jnp.any(cards)
+        discards = fallback & hand
+        moves = jnp.concatenate([steps, own_jumps, own_jumps, caravans, troughs, herds])
+        move_type = jnp.asarray(T.ACTION_T[MOVE_BASE:PANIC_BASE])
+        moves = moves & (state.pending == MOVE) & (move_type == state.card_kind // 3)
+        die = jnp.clip(state.die, 0, len(D.DIE_FACES) - 1)
+        panics = (state.pending == PANIC) & (jumps & jnp.asarray(T.RAMMERS)[die][:, None, None]).reshape(-1)
+        tiles = jnp.concatenate([jnp.array([not self.tile_mandatory]), state.tiles[p] > 0]) & (state.pending == TILE)
+        return jnp.concatenate([cards, discards, moves, panics, tiles])
+
+    # ---- moves on the board ----------------------------------------------------------------------
+    @staticmethod
+    def _ray_target(pos, occ, sheep, d, k):
+        """The ray of ``sheep`` towards ``d``, its occupied-count prefix and the index of its k-th sheep."""
+        ray = jnp.asarray(T.RAY_SQ)[pos[sheep], d]
+        occupied = occ[ray]
+        rank = jnp.cumsum(occupied)
+        return ray, rank, jnp.argmax(occupied & (rank == k))
+
+    def _ram(self, pos, occ, rammer, d, k):
+        """HB-13: the k-th sheep on the ray moves one square on; the sheep before it and the rammer
+        pack behind it: the j-th sheep of the chain (rammer j=0) ends on ray[i + 1 - k + j]."""
+        ray, rank, i = self._ray_target(pos, occ, rammer, d, k)
+        on_ray = jnp.asarray(T.RAY_POS)[pos[rammer], d][pos]  # (9,) index on the ray or -1
+        j = jnp.where(on_ray >= 0, rank[jnp.maximum(on_ray, 0)], 0)
+        moving = (on_ray >= 0) & (j <= k)
+        base = i + 1 - k
+        new = jnp.where(moving, ray[jnp.clip(base + j, 0, T.RAY_LEN - 1)], pos)
+        return new.at[rammer].set(ray[jnp.clip(base, 0, T.RAY_LEN - 1)])
+
+    def _leap(self, pos, occ, sheep, d, k):
+        """HB-14: the sheep lands right behind the k-th sheep on its ray."""
+        ray, _, i = self._ray_target(pos, occ, sheep, d, k)
+        return pos.at[sheep].set(ray[jnp.minimum(i + 1, T.RAY_LEN - 1)])
+
+    @staticmethod
+    def _trough(pos, side):
+        """HB-16: every sheep slides towards ``side`` and packs against the flock's outermost line
+        and the sheep before it in its column (N/S) or row (E/W)."""
+        group = jnp.asarray(T.SIDE_GROUP_T)[side][pos]
+        dist = jnp.asarray(T.SIDE_DIST_T)[side][pos]
+        ahead = jnp.sum((group[None, :] == group[:, None]) & (dist[None, :] < dist[:, None]), axis=1)
+        return jnp.asarray(T.SIDE_SQUARE_T)[side][group * D.SIZE + jnp.min(dist) + ahead]
+
+    def _moved(self, state: State, occ: jax.Array, t: jax.Array, m: jax.Array, panic: jax.Array) -> jax.Array:
+        """The sheep squares after move ``m`` of card type ``t`` (a panic ram when ``panic``)."""
+        pos = state.pos
+        own = 2 * jnp.maximum(state.player, 0)
+        d, k = (m >> 3) & 7, (m & 7) + 1
+        jumper = jnp.where(panic, m >> 6, own + (m >> 6))
+        step_sheep = own + (m >> 3)
+        stepped = pos.at[step_sheep].set(jnp.asarray(T.STEP_SQ)[pos[step_sheep], m & 7])
+        rammed = self._ram(pos, occ, jumper, d, k)
+        leapt = self._leap(pos, occ, jumper, d, k)
+        line_move = m + jnp.where(t == 4, 60, 0)  # row/column caravans follow the 30 diagonals
+        caravan = jnp.asarray(T.CARAVAN_NEXT)[line_move][pos]
+        trough = self._trough(pos, jnp.clip(m, 0, 3))
+        options = jnp.stack([stepped, rammed, leapt, caravan, caravan, trough, pos, pos])
+        return options[jnp.where(t < 0, 7, t)]
+
+    # ---- the turn sequence -----------------------------------------------------------------------
+    def _apply(self, state: State, action: jax.Array, dice: jax.Array) -> State:
+        cat = jnp.asarray(T.ACTION_CAT)[action]
+        t = jnp.asarray(T.ACTION_T)[action]
+        m = jnp.asarray(T.ACTION_M)[action]
+        p = jnp.maximum(state.player, 0)
+        is_card, is_discard = cat == T.CAT_CARD, cat == T.CAT_DISCARD
+        is_move, is_panic, is_tile = cat == T.CAT_MOVE, cat == T.CAT_PANIC, cat == T.CAT_TILE
+        kind = action % NUM_KINDS
+        chooses = is_card | is_discard  # the card leaves the game when it is chosen
+        hands = state.hands.at[p, kind].add(-chooses.astype(i32))
+        card_kind = jnp.where(chooses, kind, state.card_kind)
+        card_value = jnp.where(chooses, kind % 3 + 1, state.card_value)
+        occ = self._occupancy(state.pos)
+        pos = self._moved(state, occ, jnp.where(is_move | is_panic, t, -1), m, is_panic)
+        is_trough, is_herd = is_move & (t == 5), is_move & (t == 6)
+        facing = jnp.where(is_herd, (state.facing + jnp.where(m == 0, 1, 3)) % 4, state.facing)
+        after_trough = jnp.where(is_trough, (m + 2) % 4, state.after_trough)
+        after_herd = jnp.where(is_herd, 1 - m, state.after_herd)
+        tile = action - TILE_BASE
+        tiles = state.tiles.at[p, jnp.clip(tile - 1, 0, 2)].add(-(is_tile & (tile > 0)).astype(i32))
+        # after the card (HB-9): a time tile is pending while the player holds one
+        after_card = is_discard | is_move
+        to_tile = after_card & (jnp.sum(tiles[p]) > 0)
+        finish = (after_card & ~to_tile) | is_tile
+        dt = card_value + jnp.where(is_tile, tile, 0)
+        pending = jnp.where(is_card, MOVE, jnp.where(to_tile, TILE, state.pending))
+        state = state.replace(
+            pos=pos, hands=hands, tiles=tiles, facing=facing, card_kind=card_kind, card_value=card_value,
+            after_trough=after_trough, after_herd=after_herd, pending=pending,
+            die=jnp.where(is_panic, -1, state.die),
+        )
+        state, ended, roll = self._finish_turn(state, finish, dt)
+        # after a panic ram: the opening goes on (HB-8), otherwise the next turn
+        in_opening = is_panic & ((state.opening < len(self.opening_seq)) | (state.time == 0))
+        return self._settle(
+            state, dice, opening=in_opening, single_roll=roll,
+            next_turn=(finish & ~ended & ~roll) | (is_panic & ~in_opening), ended=ended,
+        )
+
+    def _finish_turn(self, state: State, finish: jax.Array, dt: jax.Array):
+        """HB-9 (2)-(4), HB-18..21 when ``finish``: time, scoring; returns (state, game ended on
+        74, a panic space reached)."""
+        old = state.time
+        new = jnp.minimum(old + dt, jnp.where(old < D.PEN_1, D.PEN_1, D.PEN_2))
+        new = jnp.where(finish, new, old)
+        p = jnp.maximum(state.player, 0)
+        pos = state.pos
+        pair = jnp.asarray(T.ADJ_T)[pos[2 * p], pos[2 * p + 1]]
+        thea = jnp.asarray(T.ADJ_T)[pos[D.THEA], pos[2 * p]] + jnp.asarray(T.ADJ_T)[pos[D.THEA], pos[2 * p + 1]]
+        phase2 = (new > 12) & (new <= D.PEN_1)
+        phase4 = new >= 50
+        twice2 = (((old <= D.WALL_1) & (new > D.WALL_1)).astype(i32) + (new == D.PEN_1)) * phase2
+        twice4 = (((old <= D.WALL_2) & (new > D.WALL_2)).astype(i32) + (new == D.PEN_2)) * phase4
+        rows2, rows4 = self._row_points(state.pos, state.facing)
+        owner = jnp.asarray(self.owner)
+        gains = owner @ (rows2 * twice2 + rows4 * twice4)
+        active = jnp.zeros(self.n, i32).at[p].set(
+            jnp.where(new <= 12, pair, 0) + jnp.where((new > D.PEN_1) & (new < 50), thea, 0)
+        )
+        scores = state.scores + jnp.where(finish, gains + active, 0)
+        ended = finish & (new == D.PEN_2)
+        roll = finish & ~ended & jnp.asarray(self.panic_space)[new]
+        reset = lambda field, value: jnp.where(finish, value, field)  # noqa: E731
+        state = state.replace(
+            time=new, scores=scores,
+            no_trough=reset(state.no_trough, state.after_trough), no_herd=reset(state.no_herd, state.after_herd),
+            after_trough=reset(state.after_trough, -1), after_herd=reset(state.after_herd, -1),
+            card_value=reset(state.card_value, 0), card_kind=reset(state.card_kind, -1),
+        )
+        return state, ended, roll
+
+    def _row_points(self, pos: jax.Array, facing: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """HB-21: points of every sheep in a phase-2 and in a phase-4 scoring with ``facing``."""
+        rows = jnp.asarray(T.SIDE_DIST_T)[facing][pos]
+        idx = jnp.arange(D.SIZE)
+        present = jnp.any(rows[:, None] == idx, axis=0)
+        front = jnp.min(rows)
+        if self.consecutive:
+            rows2 = jnp.maximum(0, 4 - (rows - front))
+        else:
+            before = jnp.sum(present[None, :] & (idx[None, :] < rows[:, None]), axis=1)
+            rows2 = jnp.maximum(0, 4 - before)
+        behind = jnp.sum(present[None, :] & (idx[None, :] > rows[:, None]), axis=1)
+        rows4 = jnp.where(rows == front, 0, jnp.maximum(0, 4 - behind))
+        return rows2.astype(i32), rows4.astype(i32)
+
+    def _settle(self, state: State, dice, opening, single_roll, next_turn, ended=jnp.bool_(False)) -> State:
+        """Rolls (a panic space, or the opening over void rolls), the next turn or the end, then the
+        mask, rewards and pgx fields of the decision the game now rests at."""
+        occ = self._occupancy(state.pos)
+        jumps = self._jumps(state.pos, occ)
+        can_ram = jnp.any(jumps.reshape(D.NUM_SHEEP, -1), axis=1)  # (9,)
+        rammers = jnp.asarray(T.RAMMERS)
+        player, pending, die, taken = state.player, state.pending, state.die, state.opening
+        # a panic space (HB-9 (4)): the player who just moved rolls; a void roll passes on
+        single_ok = jnp.any(rammers[dice[0]] & can_ram)
+        found = single_roll & single_ok
+        die = jnp.where(found, dice[0], die)
+        next_turn = next_turn | (single_roll & ~single_ok)
+        # the opening (HB-8): the next roller in the sequence rolls until a roll allows a ram
+        seq = jnp.asarray(self.opening_seq)
+        active = opening
+        for k in range(MAX_ROLLS):
+            rolls = active & (taken < len(self.opening_seq))
+            player = jnp.where(rolls, seq[jnp.minimum(taken, len(self.opening_seq) - 1)], player)
+            ok = jnp.any(rammers[dice[k]] & can_ram)
+            taken = taken + rolls
+            die = jnp.where(rolls & ok, dice[k], die)
+            found = found | (rolls & ok)
+            active = rolls & ~ok
+        exhausted = opening & ~found
+        player = jnp.where(exhausted, -1, player)
+        next_turn = next_turn | exhausted
+        pending = jnp.where(found, PANIC, pending)
+        # the next player with cards (HB-9), else the end (HB-24)
+        n = self.n
+        candidates = (player + jnp.arange(1, n + 1)) % n
+        has_cards = jnp.sum(state.hands, axis=1)[candidates] > 0
+        nobody = ~jnp.any(has_cards)
+        player = jnp.where(next_turn & ~nobody, candidates[jnp.argmax(has_cards)], player)
+        pending = jnp.where(next_turn & ~nobody, CARD, pending)
+        turn = state.turn + (next_turn & ~nobody)
+        over = ended | (next_turn & nobody)
+        penalty = self.penalty * jnp.sum(state.tiles, axis=1)
+        scores = jnp.where(over, state.scores - penalty, state.scores)
+        state = state.replace(
+            player=jnp.where(over, -1, player), pending=jnp.where(over, OVER, pending),
+            die=jnp.where(over, -1, die), opening=taken, turn=turn, scores=scores,
+        )
+        mask = self._mask(state, occ, jumps)
+        truncated = ~over & (turn >= self.max_turns)
+        return state.replace(
+            current_player=state.player,
+            legal_action_mask=mask & ~truncated,
+            terminated=over,
+            truncated=truncated,
+            rewards=jnp.where(over, self.rank_rewards(state), 0.0).astype(jnp.float32),
+        )
+
+    # ---- outcome -------------------------------------------------------------------------------
+    def places(self, state: State) -> jax.Array:
+        """HB-24: place of each seat by score, then unused card values; equal keys share."""
+        unused = state.hands @ jnp.asarray(self.card_values)
+        better = (state.scores[None, :] > state.scores[:, None]) | (
+            (state.scores[None, :] == state.scores[:, None]) & (unused[None, :] > unused[:, None])
+        )
+        return jnp.sum(better, axis=1)
+
+    def rank_rewards(self, state: State) -> jax.Array:
+        """+1 first … −1 last, linear between; tied seats share the mean of their slots."""
+        places = self.places(state)
+        tied = jnp.sum(places[None, :] == places[:, None], axis=1)
+        return 1.0 - 2.0 * (places + (tied - 1) / 2.0) / (self.n - 1)
+
+    # ---- observation ---------------------------------------------------------------------------
+    def observe_seat(self, state: State, seat: jax.Array) -> jax.Array:
+        """float32 (1036,): the PettingZoo env's observation of ``seat`` (see env.py)."""
+        n = self.n
+        seat = jnp.asarray(seat, i32) % n
+        obs = jnp.asarray(self.template)
+        obs = obs.at[jnp.asarray(self.plane_base)[seat] + state.pos].set(1.0)
+        phase = jnp.asarray(T.PHASE_OF)[state.time]
+        pending, over = state.pending, state.pending == OVER
+        fallback = (pending == CARD) & jnp.any(state.legal_action_mask[NUM_KINDS : 2 * NUM_KINDS])
+        shepherd = jnp.where((phase == 2) | (phase == 4), E.SHEPHERD + phase // 2 - 1, -1)
+        pending_slot = jnp.select(
+            [pending == CARD, (pending == MOVE) | (pending == TILE), pending == PANIC],
+            [E.PENDING + fallback.astype(i32), E.PENDING + pending + 1, E.PENDING + 4], -1,
+        )
+        chosen = jnp.where((pending == MOVE) | (pending == TILE), E.CHOSEN_CARD + state.card_kind, -1)
+        at_panic = pending == PANIC
+        ones = jnp.stack([
+            E.FACING + state.facing, shepherd, E.TIME + state.time, E.PHASE + phase,
+            jnp.where(state.no_trough >= 0, E.NO_TROUGH + state.no_trough, -1),
+            jnp.where(state.no_herd >= 0, E.NO_HERD + state.no_herd, -1),
+            pending_slot, chosen,
+            jnp.where(at_panic, E.DIE + state.die, -1),
+            jnp.where(at_panic & (state.time == 0), E.OPENING, -1),
+            jnp.where(over, -1, E.DECIDER + (state.player - seat) % n),
+        ])
+        # index -1 marks "nothing to set": route it to a scratch slot past the end
+        obs = jnp.concatenate([obs, jnp.zeros(1, jnp.float32)])
+        obs = obs.at[jnp.where(ones < 0, E.OBS_SIZE, ones)].set(1.0)[: E.OBS_SIZE]
+        order = jnp.asarray(self.order)[seat]
+        pad = 4 - n
+        scores = jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad))
+        hands = jnp.pad(state.hands[order].astype(jnp.float32), ((0, pad), (0, 0))).reshape(-1)
+        tiles = jnp.pad(state.tiles[order].astype(jnp.float32), ((0, pad), (0, 0))).reshape(-1)
+        obs = obs.at[E.SCORES : E.SCORES + 4].set(scores)
+        return obs.at[E.CARDS : E.NO_TROUGH].set(jnp.concatenate([hands, tiles]))
+
+    def observe_all(self, state: State) -> jax.Array:
+        """float32 (n, 1036): every seat's observation."""
+        return jax.vmap(lambda seat: self.observe_seat(state, seat))(jnp.arange(self.n))
+
+
+# ---- conversion to and from the reference engine ---------------------------------------------------
+def to_reference(state: State) -> dict:
+    """The reference engine's ``HasteBockGame.to_dict()`` fields of an unbatched ``state`` (without
+    ``config`` and ``rng``, which the caller adds)."""
+    n = int(state.rewards.shape[-1])
+    out: dict[str, Any] = {"pos": [int(v) for v in state.pos], "scores": [int(v) for v in state.scores]}
+    out["hands"] = [[int(v) for v in row] for row in np.asarray(state.hands)[:n]]
+    out["tiles"] = [[int(v) for v in row] for row in np.asarray(state.tiles)[:n]]
+    seq = [0, 1, 0, 1] if n == 2 else list(range(n))
+    out["opening"] = seq[int(state.opening):]
+    for field in SCALAR_FIELDS:
+        out[field] = int(getattr(state, field))
+    return out
+
+
+def from_reference(env: HasteBockJax, data: dict) -> State:
+    """An unbatched state of ``env`` from the reference engine's ``to_dict()`` (checked by the
+    reference engine's own ``from_dict`` first, so a bad snapshot raises its ValueError)."""
+    game = HasteBockGame.from_dict(data)
+    if game.config() != {"num_players": env.n, "rule_data": env.options["rule_data"], "phase2_rows": env.options["phase2_rows"]}:
+        raise ValueError("snapshot field 'config' does not match this engine's options")
+    n = env.n
+    seq = list(env.opening_seq)
+    remaining = list(game.opening)
+    if remaining != seq[len(seq) - len(remaining):]:
+        raise ValueError("snapshot field 'opening' is not a tail of the opening sequence")
+    fields = {f: i32(getattr(game, "_turn" if f == "turn" else f)) for f in SCALAR_FIELDS}
+    state = State(
+        rewards=jnp.zeros(n, jnp.float32), pos=jnp.asarray(game.pos, i32), scores=jnp.asarray(game.scores, i32),
+        hands=jnp.asarray(game.hands, i32), tiles=jnp.asarray(game.tiles, i32),
+        opening=i32(len(seq) - len(remaining)), **fields,
+    )
+    occ = env._occupancy(state.pos)
+    mask = env._mask(state, occ, env._jumps(state.pos, occ))
+    over = state.pending == OVER
+    state = state.replace(
+        current_player=state.player, legal_action_mask=jnp.where(over, True, mask), terminated=over,
+        truncated=~over & (state.turn >= env.max_turns),
+        rewards=jnp.where(over, env.rank_rewards(state), 0.0).astype(jnp.float32),
+    )
+    return state.replace(observation=env.observe_seat(state, state.player))
+
+
+__all__ = ["HasteBockJax", "State", "chance", "to_reference", "from_reference", "MAX_ROLLS", "TYPE_BASE", "PANIC_BASE"]
