@@ -181,10 +181,9 @@ class HasteBockJax(core.Env):
         #: OWNER[p, s]: 1 if sheep s belongs to seat p (HB-2)
         self.owner = np.array([[1 if probe.owner[s] == p else 0 for s in range(D.NUM_SHEEP)] for p in range(n)], np.int32)
         # observation tables, from the PettingZoo env's own layout
-        self.plane_base = np.array(
-            [[81 * E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)],
-            np.int32,
-        )
+        planes = [[E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)]
+        #: plane_sheep[seat, plane]: the sheep shown on each plane for that observer
+        self.plane_sheep = np.argsort(np.array(planes), axis=1).astype(np.int32)
         template = np.zeros(E.OBS_SIZE, np.float32)
         template[[E.PANIC_TRACK + t for t in sorted(probe.panic_spaces)]] = 1.0
         template[E.PLAYERS + n - 2] = 1.0
@@ -233,21 +232,24 @@ class HasteBockJax(core.Env):
     # ---- legal moves -----------------------------------------------------------------------------
     @staticmethod
     def _occupancy(pos: jax.Array) -> jax.Array:
-        """bool (82,): occupied squares; the padding square OFF is never occupied."""
-        return jnp.zeros(D.SQUARES + 1, jnp.bool_).at[pos].set(True)
+        """bool (82,): occupied squares; the padding square OFF is never occupied. (A comparison,
+        not a scatter: under ``vmap`` on the CPU it is several times cheaper.)"""
+        return jnp.any(pos[:, None] == jnp.arange(D.SQUARES + 1), axis=0)
 
     @staticmethod
-    def _jumps(pos: jax.Array, occ: jax.Array) -> jax.Array:
+    def _ray_bits(pos: jax.Array, occ: jax.Array) -> jax.Array:
+        """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
+        mask, bit i = the i-th square from the sheep."""
+        occupied = occ[jnp.asarray(T.RAY_SQ)[pos]].astype(i32)  # (9, 8, 8)
+        return jnp.sum(occupied << jnp.arange(T.RAY_LEN, dtype=i32), axis=-1)
+
+    @staticmethod
+    def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
         """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
         an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
-        panic rams (HB-8, HB-9) of that sheep."""
-        ray = jnp.asarray(T.RAY_SQ)[pos]  # (9, 8, 8)
-        occupied = occ[ray]
-        free = (ray != T.OFF) & ~occupied
-        ends = occupied & jnp.concatenate([free[..., 1:], jnp.zeros_like(free[..., :1])], axis=-1)
-        rank = jnp.cumsum(occupied, axis=-1)
-        ks = jnp.arange(1, T.RAY_LEN + 1, dtype=rank.dtype)
-        return jnp.any(ends[..., :, None] & (rank[..., :, None] == ks), axis=-2)
+        panic rams (HB-8, HB-9) of that sheep (looked up per ray length and occupancy)."""
+        legal = jnp.asarray(T.JUMP_TABLE)[jnp.asarray(T.RAY_LENGTH256)[pos] + bits]  # (9, 8)
+        return ((legal[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
 
     @staticmethod
     def _caravans(occ: jax.Array) -> jax.Array:
@@ -301,27 +303,27 @@ class HasteBockJax(core.Env):
 
     # ---- moves on the board ----------------------------------------------------------------------
     @staticmethod
-    def _ray_target(pos, occ, sheep, d, k):
-        """The ray of ``sheep`` towards ``d``, its occupied-count prefix and the index of its k-th sheep."""
+    def _ray_target(pos, bits, sheep, d, k):
+        """The ray of ``sheep`` towards ``d``, its occupancy bits and the index of its k-th sheep."""
         ray = jnp.asarray(T.RAY_SQ)[pos[sheep], d]
-        occupied = occ[ray]
-        rank = jnp.cumsum(occupied)
-        return ray, rank, jnp.argmax(occupied & (rank == k))
+        occupied = bits[sheep, d]
+        return ray, occupied, jnp.asarray(T.KTH)[occupied * 8 + k - 1]
 
-    def _ram(self, pos, occ, rammer, d, k):
+    def _ram(self, pos, bits, rammer, d, k):
         """HB-13: the k-th sheep on the ray moves one square on; the sheep before it and the rammer
         pack behind it: the j-th sheep of the chain (rammer j=0) ends on ray[i + 1 - k + j]."""
-        ray, rank, i = self._ray_target(pos, occ, rammer, d, k)
+        ray, occupied, i = self._ray_target(pos, bits, rammer, d, k)
         on_ray = jnp.asarray(T.RAY_POS)[pos[rammer], d][pos]  # (9,) index on the ray or -1
-        j = jnp.where(on_ray >= 0, rank[jnp.maximum(on_ray, 0)], 0)
+        # j: the sheep's rank on the ray (its own bit and the bits before it)
+        j = jax.lax.population_count(occupied & ((2 << jnp.maximum(on_ray, 0)) - 1))
         moving = (on_ray >= 0) & (j <= k)
         base = i + 1 - k
         new = jnp.where(moving, ray[jnp.clip(base + j, 0, T.RAY_LEN - 1)], pos)
         return new.at[rammer].set(ray[jnp.clip(base, 0, T.RAY_LEN - 1)])
 
-    def _leap(self, pos, occ, sheep, d, k):
+    def _leap(self, pos, bits, sheep, d, k):
         """HB-14: the sheep lands right behind the k-th sheep on its ray."""
-        ray, _, i = self._ray_target(pos, occ, sheep, d, k)
+        ray, _, i = self._ray_target(pos, bits, sheep, d, k)
         return pos.at[sheep].set(ray[jnp.minimum(i + 1, T.RAY_LEN - 1)])
 
     @staticmethod
@@ -341,8 +343,9 @@ class HasteBockJax(core.Env):
         jumper = jnp.where(panic, m >> 6, own + (m >> 6))
         step_sheep = own + (m >> 3)
         stepped = pos.at[step_sheep].set(jnp.asarray(T.STEP_SQ)[pos[step_sheep], m & 7])
-        rammed = self._ram(pos, occ, jumper, d, k)
-        leapt = self._leap(pos, occ, jumper, d, k)
+        bits = self._ray_bits(pos, occ)
+        rammed = self._ram(pos, bits, jumper, d, k)
+        leapt = self._leap(pos, bits, jumper, d, k)
         line_move = m + jnp.where(t == 4, 60, 0)  # row/column caravans follow the 30 diagonals
         caravan = jnp.asarray(T.CARAVAN_NEXT)[line_move][pos]
         trough = self._trough(pos, jnp.clip(m, 0, 3))
@@ -440,7 +443,7 @@ class HasteBockJax(core.Env):
         """Rolls (a panic space, or the opening over void rolls), the next turn or the end, then the
         mask, rewards and pgx fields of the decision the game now rests at."""
         occ = self._occupancy(state.pos)
-        jumps = self._jumps(state.pos, occ)
+        jumps = self._jumps(state.pos, self._ray_bits(state.pos, occ))
         can_ram = jnp.any(jumps.reshape(D.NUM_SHEEP, -1), axis=1)  # (9,)
         rammers = jnp.asarray(T.RAMMERS)
         player, pending, die, taken = state.player, state.pending, state.die, state.opening
@@ -506,40 +509,41 @@ class HasteBockJax(core.Env):
 
     # ---- observation ---------------------------------------------------------------------------
     def observe_seat(self, state: State, seat: jax.Array) -> jax.Array:
-        """float32 (1036,): the PettingZoo env's observation of ``seat`` (see env.py)."""
+        """float32 (1036,): the PettingZoo env's observation of ``seat`` (see env.py). Built from
+        one-hot comparisons and concatenated (no scatter: cheaper under ``vmap``)."""
         n = self.n
         seat = jnp.asarray(seat, i32) % n
-        obs = jnp.asarray(self.template)
-        obs = obs.at[jnp.asarray(self.plane_base)[seat] + state.pos].set(1.0)
         phase = jnp.asarray(T.PHASE_OF)[state.time]
         pending, over = state.pending, state.pending == OVER
         fallback = (pending == CARD) & jnp.any(state.legal_action_mask[NUM_KINDS : 2 * NUM_KINDS])
-        shepherd = jnp.where((phase == 2) | (phase == 4), E.SHEPHERD + phase // 2 - 1, -1)
         pending_slot = jnp.select(
             [pending == CARD, (pending == MOVE) | (pending == TILE), pending == PANIC],
-            [E.PENDING + fallback.astype(i32), E.PENDING + pending + 1, E.PENDING + 4], -1,
+            [fallback.astype(i32), pending + 1, i32(4)], -1,
         )
-        chosen = jnp.where((pending == MOVE) | (pending == TILE), E.CHOSEN_CARD + state.card_kind, -1)
         at_panic = pending == PANIC
-        ones = jnp.stack([
-            E.FACING + state.facing, shepherd, E.TIME + state.time, E.PHASE + phase,
-            jnp.where(state.no_trough >= 0, E.NO_TROUGH + state.no_trough, -1),
-            jnp.where(state.no_herd >= 0, E.NO_HERD + state.no_herd, -1),
-            pending_slot, chosen,
-            jnp.where(at_panic, E.DIE + state.die, -1),
-            jnp.where(at_panic & (state.time == 0), E.OPENING, -1),
-            jnp.where(over, -1, E.DECIDER + (state.player - seat) % n),
-        ])
-        # index -1 marks "nothing to set": route it to a scratch slot past the end
-        obs = jnp.concatenate([obs, jnp.zeros(1, jnp.float32)])
-        obs = obs.at[jnp.where(ones < 0, E.OBS_SIZE, ones)].set(1.0)[: E.OBS_SIZE]
         order = jnp.asarray(self.order)[seat]
         pad = 4 - n
-        scores = jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad))
-        hands = jnp.pad(state.hands[order].astype(jnp.float32), ((0, pad), (0, 0))).reshape(-1)
-        tiles = jnp.pad(state.tiles[order].astype(jnp.float32), ((0, pad), (0, 0))).reshape(-1)
-        obs = obs.at[E.SCORES : E.SCORES + 4].set(scores)
-        return obs.at[E.CARDS : E.NO_TROUGH].set(jnp.concatenate([hands, tiles]))
+        hot = lambda value, size: jnp.arange(size, dtype=i32) == value  # noqa: E731 (-1: none)
+        squares = state.pos[jnp.asarray(self.plane_sheep)[seat]]  # the square of each plane's sheep
+        parts = [
+            (jnp.arange(D.SQUARES, dtype=i32)[None, :] == squares[:, None]).reshape(-1),
+            hot(state.facing, 4),
+            jnp.stack([phase == 2, phase == 4]),
+            hot(state.time, D.TRACK_END + 1),
+            hot(phase, 5),
+            jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad)),
+            jnp.pad(state.hands[order], ((0, pad), (0, 0))).reshape(-1),
+            jnp.pad(state.tiles[order], ((0, pad), (0, 0))).reshape(-1),
+            hot(state.no_trough, 4),
+            hot(state.no_herd, 2),
+            hot(pending_slot, 5),
+            hot(jnp.where(over, -1, (state.player - seat) % n), 4),
+            hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES)),
+            (at_panic & (state.time == 0))[None],
+            hot(jnp.where((pending == MOVE) | (pending == TILE), state.card_kind, -1), NUM_KINDS),
+            jnp.asarray(self.template[E.PANIC_TRACK :]),
+        ]
+        return jnp.concatenate([part.astype(jnp.float32) for part in parts])
 
     def observe_all(self, state: State) -> jax.Array:
         """float32 (n, 1036): every seat's observation."""
@@ -579,7 +583,7 @@ def from_reference(env: HasteBockJax, data: dict) -> State:
         opening=i32(len(seq) - len(remaining)), **fields,
     )
     occ = env._occupancy(state.pos)
-    mask = env._mask(state, occ, env._jumps(state.pos, occ))
+    mask = env._mask(state, occ, env._jumps(state.pos, env._ray_bits(state.pos, occ)))
     over = state.pending == OVER
     state = state.replace(
         current_player=state.player, legal_action_mask=jnp.where(over, True, mask), terminated=over,

@@ -83,4 +83,33 @@ PHASE_OF = np.array([D.phase_of(t) for t in range(D.TRACK_END + 1)], np.int32)
 START_LAYOUTS = np.array(D.START_LAYOUTS, np.int32)
 FIXED_LAYOUT_INDEX = D.START_LAYOUTS.index(D.FIXED_LAYOUT)
 
+
+# ---- rays as 8-bit masks ------------------------------------------------------------------------------
+def _jump_table() -> np.ndarray:
+    """JUMP_TABLE[length * 256 + occupied]: for a ray of ``length`` squares whose occupied squares
+    are the bits of ``occupied`` (bit i = i-th square from the sheep), bit k-1 is set when the k-th
+    sheep on the ray has an empty square on the board right behind it (a legal ram target k,
+    HB-13, or leap over k, HB-14)."""
+    table = np.zeros((RAY_LEN + 1) * 256, np.int32)
+    for length in range(RAY_LEN + 1):
+        for occupied in range(1 << length):
+            k, out = 0, 0
+            for i in range(length):
+                if occupied >> i & 1:
+                    k += 1
+                    if i + 1 < length and not occupied >> (i + 1) & 1:
+                        out |= 1 << (k - 1)
+            table[length * 256 + occupied] = out
+    return table
+
+
+JUMP_TABLE = _jump_table()
+#: RAY_LENGTH256[sq, d]: 256 * the number of squares from ``sq`` to the fence towards ``d``
+RAY_LENGTH256 = np.array([[256 * len(RAYS[sq][d]) for d in range(8)] for sq in range(D.SQUARES)] + [[0] * 8], np.int32)
+#: KTH[occupied * 8 + k - 1]: index on the ray of its k-th sheep (0 when there is none)
+KTH = np.zeros(256 * 8, np.int32)
+for _occupied in range(256):
+    _idx = [i for i in range(8) if _occupied >> i & 1]
+    for _k, _i in enumerate(_idx):
+        KTH[_occupied * 8 + _k] = _i
 __all__ = [name for name in dir() if name.isupper() and not name.startswith("_")]
