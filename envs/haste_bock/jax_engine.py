@@ -38,18 +38,21 @@ Besides pgx's `current_player`, `observation`, `rewards` (float32 (n,)), `termin
 | `after_trough`, `after_herd` | () | the restrictions the current turn leaves for the next player |
 | `turn` | () | player turns begun (the reference engine's `turn`; `max_turns` truncates) |
 
-:func:`to_reference` and :func:`from_reference` convert a state to and from the reference
-engine's ``HasteBockGame.to_dict()`` (the ``game`` field of the env's ``snapshot()``).
+`to_game_dict(state)` is the reference engine's ``HasteBockGame.to_dict()`` (without ``rng``) and
+`from_game(game)` builds a state from a reference game; with the core these give
+`to_snapshot(state)` / `from_snapshot(snapshot)` for the PettingZoo env's ``snapshot()`` and
+``restore()`` (:mod:`meadowzoo.envs.core.jax_core`).
 
 ### Chance
 
 The only chance is the start layout (one of the 48 valid ones, HB-3, unless `layout="fixed"`) and
-the die of panic rams (HB-6, HB-8, HB-9). `init(key)` and `step(state, action, key)` draw from the
-key with :func:`chance`: a layout index in 0..47 and `MAX_ROLLS` die faces in 0..5. The k-th roll
-that happens inside one `init` or `step` (the opening rolls over void rolls, so one call may roll
-up to four times) uses die k. The reference engine draws the same outcomes when its generator
-returns them in that order (`rng.integers(48)` once at the start, `rng.integers(6)` per roll): the
-differential harness feeds it exactly these values, so both engines play the same game.
+the die of panic rams (HB-6, HB-8, HB-9), drawn with the core's chance stream
+(:mod:`meadowzoo.envs.core.jax_core`). `init(key)` draws the layout index from the first uniform
+and the opening dice from the next ones; the reference receives the set-up through the state
+(`to_snapshot`). `step(state, action, key)` draws `MAX_ROLLS` = 4 uniforms; the k-th die roll made
+inside the step (the opening goes on over void rolls, HB-8, so one step may roll up to four times;
+a panic space, HB-9, rolls once) is `(u[k] * 6) >> 24`, exactly what the reference engine's
+``rng.integers(6)`` returns when `feed_chance` hands it the same stream.
 
 ### Hidden information
 
@@ -67,6 +70,7 @@ observation is a function of the public fields above.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import jax
@@ -75,11 +79,12 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
 from meadowzoo.envs.haste_bock import jax_tables as T
 from meadowzoo.envs.haste_bock.rules import (
-    CARD, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE,
+    CARD, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE,
     HasteBockGame,
 )
 
@@ -95,12 +100,16 @@ SCORE_BOUND = 1000  # the reference engine's snapshot bound on scores
 SCORE_FEATURE = (np.arange(-SCORE_BOUND, SCORE_BOUND + 1) / E.SCORE_SCALE).astype(np.float32)
 
 
-def chance(key: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """The chance outcomes one ``init`` or ``step`` may use: (layout index 0..47, dice (MAX_ROLLS,) 0..5)."""
-    layout_key, dice_key = jax.random.split(key)
-    layout = jax.random.randint(layout_key, (), 0, NUM_LAYOUTS, dtype=i32)
-    dice = jax.random.randint(dice_key, (MAX_ROLLS,), 0, len(D.DIE_FACES), dtype=i32)
-    return layout, dice
+def step_dice(key: jax.Array) -> jax.Array:
+    """The die faces 0..5 of the rolls one ``step`` may make, in roll order (the core's chance
+    stream: one uniform per roll, as the reference engine's ``rng.integers(6)`` per roll)."""
+    return stream_int(chance_stream(key, MAX_ROLLS), len(D.DIE_FACES))
+
+
+def init_chance(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The set-up: (start layout index 0..47, the dice of the opening rolls made in ``init``)."""
+    u = chance_stream(key, 1 + MAX_ROLLS)
+    return stream_int(u[0], NUM_LAYOUTS), stream_int(u[1:], len(D.DIE_FACES))
 
 
 @dataclass
@@ -146,30 +155,38 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """Merge ``options`` over the defaults and validate them as the PettingZoo env does."""
     unknown = set(options) - set(OPTION_DEFAULTS)
     if unknown:
-        raise ValueError(f"unknown options {sorted(unknown)}; known: {sorted(OPTION_DEFAULTS)}")
+        raise ValueError(f"unknown options {sorted(unknown)} for the Haste Bock? JAX engine; known: {sorted(OPTION_DEFAULTS)}")
     merged = {**OPTION_DEFAULTS, **options}
     max_turns = merged["max_turns"]
     if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
         raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+    merged["max_turns"] = int(max_turns)
     merged["rule_data"] = D.check_rule_data(merged["rule_data"])
-    HasteBockGame(  # the reference constructor validates the rest, with the same messages
-        merged["num_players"], np.random.default_rng(0), merged["layout"], merged["facing"],
-        merged["rule_data"], merged["phase2_rows"], _start=False,
-    )
+    _probe(merged)  # the reference constructor validates the rest, with the same messages
     return merged
 
 
-class HasteBockJax(core.Env):
+def _probe(options: dict[str, Any]) -> HasteBockGame:
+    """An unstarted reference game of these options (its tables: hands, tiles, owners …)."""
+    return HasteBockGame(
+        options["num_players"], np.random.default_rng(0), options["layout"], options["facing"],
+        options["rule_data"], options["phase2_rows"], _start=False,
+    )
+
+
+class HasteBockJax(MeadowJaxEnv):
     """The Haste Bock? JAX engine (see the module docstring); options as the PettingZoo env's."""
 
+    game = ENV_ID
+
     def __init__(self, **options: Any):
-        super().__init__()
-        self.options = o = check_options(options)
+        super().__init__(**options)
+        o = self.options
+        probe = _probe(o)
         n = self.n = o["num_players"]
-        self.max_turns = int(o["max_turns"])
+        self.max_turns = o["max_turns"]
         self.fixed_layout = o["layout"] == "fixed"
         self.consecutive = o["phase2_rows"] == "consecutive"
-        probe = HasteBockGame(n, np.random.default_rng(0), o["layout"], o["facing"], o["rule_data"], o["phase2_rows"], _start=False)
         self.start_facing = probe.facing
         self.start_hand = np.array(probe.start_hand, np.int32)
         self.start_tiles = np.array(probe.start_tiles, np.int32)
@@ -178,7 +195,7 @@ class HasteBockJax(core.Env):
         self.panic_space = np.zeros(D.TRACK_END + 1, bool)
         self.panic_space[sorted(probe.panic_spaces)] = True
         self.opening_seq = np.array(probe.opening, np.int32)
-        #: OWNER[p, s]: 1 if sheep s belongs to seat p (HB-2)
+        #: owner[p, s]: 1 if sheep s belongs to seat p (HB-2)
         self.owner = np.array([[1 if probe.owner[s] == p else 0 for s in range(D.NUM_SHEEP)] for p in range(n)], np.int32)
         # observation tables, from the PettingZoo env's own layout
         planes = [[E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)]
@@ -188,9 +205,16 @@ class HasteBockJax(core.Env):
         template[[E.PANIC_TRACK + t for t in sorted(probe.panic_spaces)]] = 1.0
         template[E.PLAYERS + n - 2] = 1.0
         self.template = template
-        #: ORDER[seat]: the seats in egocentric order from ``seat``
+        #: order[seat]: the seats in egocentric order from ``seat``
         self.order = np.array([[(seat + i) % n for i in range(n)] for seat in range(n)], np.int32)
         self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return check_options(options)
+
+    def reference_env(self):
+        o = self.options
+        return E.HasteBockEnv(max_turns=o["max_turns"], **{k: v for k, v in o.items() if k != "max_turns"})
 
     # ---- pgx interface ---------------------------------------------------------------------------
     @property
@@ -198,15 +222,19 @@ class HasteBockJax(core.Env):
         return ENV_ID
 
     @property
-    def version(self) -> str:
-        return "v0"
-
-    @property
     def num_players(self) -> int:
         return self.n
 
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (E.OBS_SIZE,)
+
     def _init(self, key: jax.Array) -> State:
-        layout, dice = chance(key)
+        layout, dice = init_chance(key)
         if self.fixed_layout:
             layout = i32(T.FIXED_LAYOUT_INDEX)
         n = self.n
@@ -220,14 +248,13 @@ class HasteBockJax(core.Env):
         )
         return self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
 
-    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
-        if key is None:
-            raise ValueError("haste_bock's step needs a key: panic rams roll a die (step(state, action, key))")
-        _, dice = chance(key)
-        return self._apply(state, jnp.asarray(action, i32), dice)
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        return self._apply(state, jnp.asarray(action, i32), step_dice(key))
 
     def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
-        return self.observe_seat(state, player_id)
+        """float32 (1036,): the PettingZoo env's observation of seat ``player_id`` (see env.py).
+        Built from one-hot comparisons and concatenated (no scatter: cheaper under ``vmap``)."""
+        return self._observation(state, player_id)
 
     # ---- legal moves -----------------------------------------------------------------------------
     @staticmethod
@@ -493,24 +520,25 @@ class HasteBockJax(core.Env):
         )
 
     # ---- outcome -------------------------------------------------------------------------------
-    def places(self, state: State) -> jax.Array:
+    def scores(self, state: State) -> jax.Array:
+        return state.scores
+
+    def rank_keys(self, state: State) -> jax.Array:
+        """HB-24: the ranking key of each seat, score first, then the sum of unused card values
+        (at most 90 < 1000)."""
+        return state.scores * 1000 + state.hands @ jnp.asarray(self.card_values)
+
+    def final_places(self, state: State) -> jax.Array:
         """HB-24: place of each seat by score, then unused card values; equal keys share."""
-        unused = state.hands @ jnp.asarray(self.card_values)
-        better = (state.scores[None, :] > state.scores[:, None]) | (
-            (state.scores[None, :] == state.scores[:, None]) & (unused[None, :] > unused[:, None])
-        )
-        return jnp.sum(better, axis=1)
+        keys = self.rank_keys(state)
+        return jnp.sum(keys[None, :] > keys[:, None], axis=1).astype(i32)
 
     def rank_rewards(self, state: State) -> jax.Array:
         """+1 first … −1 last, linear between; tied seats share the mean of their slots."""
-        places = self.places(state)
-        tied = jnp.sum(places[None, :] == places[:, None], axis=1)
-        return 1.0 - 2.0 * (places + (tied - 1) / 2.0) / (self.n - 1)
+        return rank_rewards(self.rank_keys(state))
 
     # ---- observation ---------------------------------------------------------------------------
-    def observe_seat(self, state: State, seat: jax.Array) -> jax.Array:
-        """float32 (1036,): the PettingZoo env's observation of ``seat`` (see env.py). Built from
-        one-hot comparisons and concatenated (no scatter: cheaper under ``vmap``)."""
+    def _observation(self, state: State, seat: jax.Array) -> jax.Array:
         n = self.n
         seat = jnp.asarray(seat, i32) % n
         phase = jnp.asarray(T.PHASE_OF)[state.time]
@@ -545,52 +573,50 @@ class HasteBockJax(core.Env):
         ]
         return jnp.concatenate([part.astype(jnp.float32) for part in parts])
 
-    def observe_all(self, state: State) -> jax.Array:
-        """float32 (n, 1036): every seat's observation."""
-        return jax.vmap(lambda seat: self.observe_seat(state, seat))(jnp.arange(self.n))
+    # ---- conversion with the reference engine -------------------------------------------------------
+    def to_game_dict(self, state: State) -> dict:
+        """The reference game's ``to_dict()`` (without ``rng``) of an unbatched state."""
+        state = jax.device_get(state)
+        n, o = self.n, self.options
+        out: dict[str, Any] = {
+            "config": {"num_players": n, "rule_data": copy.deepcopy(o["rule_data"]), "phase2_rows": o["phase2_rows"]},
+            "pos": [int(v) for v in state.pos],
+            "scores": [int(v) for v in state.scores],
+            "hands": [[int(v) for v in row] for row in np.asarray(state.hands)],
+            "tiles": [[int(v) for v in row] for row in np.asarray(state.tiles)],
+            "opening": [int(v) for v in self.opening_seq[int(state.opening):]],
+        }
+        for field in SCALAR_FIELDS:
+            out[field] = int(getattr(state, field))
+        return out
+
+    def from_game(self, game: HasteBockGame) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``HasteBockGame``)."""
+        if game.config() != {"num_players": self.n, "rule_data": self.options["rule_data"], "phase2_rows": self.options["phase2_rows"]}:
+            raise ValueError("the game's config (players, rule_data, phase2_rows) does not match this engine's options")
+        seq, remaining = [int(v) for v in self.opening_seq], list(game.opening)
+        if remaining != seq[len(seq) - len(remaining):]:
+            raise ValueError("the game's 'opening' is not a tail of the opening sequence")
+        fields = {f: i32(getattr(game, "_turn" if f == "turn" else f)) for f in SCALAR_FIELDS}
+        state = State(
+            rewards=jnp.zeros(self.n, jnp.float32), pos=jnp.asarray(game.pos, i32),
+            scores=jnp.asarray(game.scores, i32), hands=jnp.asarray(game.hands, i32),
+            tiles=jnp.asarray(game.tiles, i32), opening=i32(len(seq) - len(remaining)), **fields,
+        )
+        occ = self._occupancy(state.pos)
+        mask = self._mask(state, occ, self._jumps(state.pos, self._ray_bits(state.pos, occ)))
+        over = state.pending == OVER
+        truncated = ~over & (state.turn >= self.max_turns)
+        state = state.replace(
+            current_player=state.player, legal_action_mask=jnp.where(over, True, mask & ~truncated),
+            terminated=over, truncated=truncated,
+            rewards=jnp.where(over, self.rank_rewards(state), 0.0).astype(jnp.float32),
+        )
+        return state.replace(observation=self.observe_player(state, state.current_player))
+
+    def feed_chance(self, game: HasteBockGame, key: jax.Array) -> None:
+        """Let the reference ``game`` roll the dice ``step(..., key)`` rolls (see Chance)."""
+        game.rng = StreamRandom(host_stream(key, MAX_ROLLS))
 
 
-# ---- conversion to and from the reference engine ---------------------------------------------------
-def to_reference(state: State) -> dict:
-    """The reference engine's ``HasteBockGame.to_dict()`` fields of an unbatched ``state`` (without
-    ``config`` and ``rng``, which the caller adds)."""
-    n = int(state.rewards.shape[-1])
-    out: dict[str, Any] = {"pos": [int(v) for v in state.pos], "scores": [int(v) for v in state.scores]}
-    out["hands"] = [[int(v) for v in row] for row in np.asarray(state.hands)[:n]]
-    out["tiles"] = [[int(v) for v in row] for row in np.asarray(state.tiles)[:n]]
-    seq = [0, 1, 0, 1] if n == 2 else list(range(n))
-    out["opening"] = seq[int(state.opening):]
-    for field in SCALAR_FIELDS:
-        out[field] = int(getattr(state, field))
-    return out
-
-
-def from_reference(env: HasteBockJax, data: dict) -> State:
-    """An unbatched state of ``env`` from the reference engine's ``to_dict()`` (checked by the
-    reference engine's own ``from_dict`` first, so a bad snapshot raises its ValueError)."""
-    game = HasteBockGame.from_dict(data)
-    if game.config() != {"num_players": env.n, "rule_data": env.options["rule_data"], "phase2_rows": env.options["phase2_rows"]}:
-        raise ValueError("snapshot field 'config' does not match this engine's options")
-    n = env.n
-    seq = list(env.opening_seq)
-    remaining = list(game.opening)
-    if remaining != seq[len(seq) - len(remaining):]:
-        raise ValueError("snapshot field 'opening' is not a tail of the opening sequence")
-    fields = {f: i32(getattr(game, "_turn" if f == "turn" else f)) for f in SCALAR_FIELDS}
-    state = State(
-        rewards=jnp.zeros(n, jnp.float32), pos=jnp.asarray(game.pos, i32), scores=jnp.asarray(game.scores, i32),
-        hands=jnp.asarray(game.hands, i32), tiles=jnp.asarray(game.tiles, i32),
-        opening=i32(len(seq) - len(remaining)), **fields,
-    )
-    occ = env._occupancy(state.pos)
-    mask = env._mask(state, occ, env._jumps(state.pos, env._ray_bits(state.pos, occ)))
-    over = state.pending == OVER
-    state = state.replace(
-        current_player=state.player, legal_action_mask=jnp.where(over, True, mask), terminated=over,
-        truncated=~over & (state.turn >= env.max_turns),
-        rewards=jnp.where(over, env.rank_rewards(state), 0.0).astype(jnp.float32),
-    )
-    return state.replace(observation=env.observe_seat(state, state.player))
-
-
-__all__ = ["HasteBockJax", "State", "chance", "to_reference", "from_reference", "MAX_ROLLS", "TYPE_BASE", "PANIC_BASE"]
+__all__ = ["HasteBockJax", "State", "step_dice", "init_chance", "MAX_ROLLS"]

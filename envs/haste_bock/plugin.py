@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     title="Haste Bock?",
     env_module="meadowzoo.envs.haste_bock_v0",
     player_counts=(2, 3, 4),
+    jax_engine="meadowzoo.envs.haste_bock.jax_engine:HasteBockJax",
 )

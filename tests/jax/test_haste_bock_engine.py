@@ -1,0 +1,207 @@
+"""The Haste Bock? JAX engine against the reference engine (rules HB-1 … HB-24).
+
+The differential harness (:mod:`meadowzoo.envs.core.jax_harness`) plays seeded random games on both
+engines with the same dice and compares, at every decision, the legal mask, every player's
+observation and the whole state, and at the end places and rewards. The default suite plays a few
+games per player count (4 and 3 players with the default rules, 2 players with every rule option
+changed); the slow runs (``MEADOWZOO_SLOW=1 pytest -m slow tests/jax/test_haste_bock_engine.py``)
+play 300 games per player count and variant and check that the games reached every kind of
+decision and both ends of the game.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("pgx")
+
+import meadowzoo.jax  # noqa: E402
+from meadowzoo.envs.core.jax_harness import compiled, run_differential  # noqa: E402
+from meadowzoo.envs.haste_bock import data as D  # noqa: E402
+from meadowzoo.envs.haste_bock.jax_engine import HasteBockJax  # noqa: E402
+from meadowzoo.envs.haste_bock.rules import DISCARD_BASE, MOVE_BASE, NUM_ACTIONS, PANIC_BASE, TILE_BASE  # noqa: E402
+
+SLOW = pytest.mark.skipif(not os.environ.get("MEADOWZOO_SLOW"), reason="slow run: set MEADOWZOO_SLOW=1")
+BATCH = 8
+
+#: every rule option changed at once: fixed layout, another facing, the Chinese phase-2 reading and
+#: a replacement rule table (other cards, more panic spaces, other tiles and tile penalty)
+OTHER_RULES = {
+    "layout": "fixed",
+    "facing": "E",
+    "phase2_rows": "consecutive",
+    "rule_data": {
+        "cards": [["leap", 1], ["ram", 3], ["trough", 1], ["herd", 2], ["step", 3],
+                  ["diagonal_caravan", 3], ["row_column_caravan", 1], ["ram", 1], ["trough", 2]],
+        "panic_spaces": [2, 5, 9, 13, 25, 31, 38, 40, 44, 63, 70],
+        "three_player_tiles": [3, 3, 1],
+        "unused_tile_penalty": 5,
+        "two_player_tiles": [1, 2, 3, 3, 2],
+    },
+}
+
+_ENGINES: dict[tuple, HasteBockJax] = {}
+
+
+def engine(num_players: int, variant: str = "default") -> HasteBockJax:
+    """One engine object per configuration, so that the harness compiles each once per session."""
+    key = (num_players, variant)
+    if key not in _ENGINES:
+        options = OTHER_RULES if variant == "options" else {"max_turns": 20} if variant == "truncated" else {}
+        _ENGINES[key] = HasteBockJax(num_players=num_players, **options)
+    return _ENGINES[key]
+
+
+class Coverage:
+    """Counts what the games reached (decision kinds, moves, ends), from the reference env."""
+
+    def __init__(self) -> None:
+        self.seen: Counter = Counter()
+
+    def __call__(self, env, state, ref) -> None:
+        game = ref.game
+        if game.is_over:
+            self.seen["end on 74" if game.time == D.PEN_2 else "end without cards"] += 1
+            return
+        if bool(state.truncated):
+            self.seen["truncated"] += 1
+            return
+        legal = game.legal_actions()
+        if legal[0] >= TILE_BASE:
+            self.seen["time tile"] += 1
+        elif legal[0] >= PANIC_BASE:
+            self.seen["opening panic" if game.time == 0 else "panic space"] += 1
+        elif legal[0] >= MOVE_BASE:
+            self.seen[("step", "ram", "leap", "diagonal", "row/column", "trough", "herd")[game.card_kind // 3]] += 1
+        elif legal[0] >= DISCARD_BASE:
+            self.seen["discard fallback"] += 1
+        if game.no_trough >= 0 or game.no_herd >= 0:
+            self.seen["no-undo rule"] += 1
+
+
+# ---- the differential harness ------------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players, variant, games", [(4, "default", 8), (3, "default", 8), (2, "options", 8)])
+def test_identical_to_the_reference_engine(num_players, variant, games):
+    figures = run_differential(engine(num_players, variant), games, seed=num_players, batch=BATCH)
+    assert figures.games == games and figures.decisions > games * 20
+
+
+@pytest.mark.slow
+@SLOW
+@pytest.mark.parametrize("variant", ["default", "options"])
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_identical_to_the_reference_engine_slow(num_players, variant):
+    coverage = Coverage()
+    games = 300
+    figures = run_differential(engine(num_players, variant), games, seed=1000 + num_players, batch=64, on_state=coverage)
+    print(f"\nhaste_bock {num_players}p {variant}: {figures}; reached {dict(sorted(coverage.seen.items()))}")
+    assert figures.games == games
+    wanted = {"step", "ram", "leap", "diagonal", "row/column", "trough", "herd", "opening panic", "panic space",
+              "no-undo rule", "end on 74" if variant == "default" else "end without cards"}
+    if num_players < 4:
+        wanted.add("time tile")
+    assert wanted <= set(coverage.seen), f"never reached: {wanted - set(coverage.seen)}"
+
+
+@pytest.mark.slow
+@SLOW
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_max_turns_truncation_matches_the_reference_slow(num_players):
+    figures = run_differential(engine(num_players, "truncated"), 100, seed=77, batch=64)
+    assert figures.truncated == 100
+
+
+# ---- hidden information -------------------------------------------------------------------------------------
+def test_observations_hold_only_public_information():
+    """Everything but future die rolls is public (the cards lie open): the state carries no key or
+    generator, and rebuilding a state from the reference game after ``resample_hidden`` (which
+    redraws the future dice) leaves every player's observation unchanged."""
+    env = engine(4)
+    state = compiled(env, BATCH).init(jax.random.split(jax.random.PRNGKey(5), BATCH))
+    for leaf in jax.tree_util.tree_leaves(state):
+        assert not jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key) and leaf.dtype != jnp.uint32
+    checked = Counter()
+    rng = np.random.default_rng(0)
+    observe = jax.jit(env.observe_player)
+
+    def check(env_, host_state, ref):
+        if bool(host_state.terminated):
+            return
+        twin = ref.game.clone()
+        twin.resample_hidden(0, rng)
+        rebuilt = env.from_game(twin)
+        for seat in range(env.num_players):
+            assert np.array_equal(np.asarray(observe(host_state, seat)), np.asarray(observe(rebuilt, seat)))
+        checked["states"] += 1
+
+    run_differential(env, 2, seed=11, batch=BATCH, on_state=check)
+    assert checked["states"] > 40
+
+
+def test_a_players_observation_is_its_own_view():
+    """The egocentric rotation: seat k's observation shows its own sheep on planes 0/1 and the
+    decider relative to itself, so observations of different seats differ in exactly those
+    places (a policy never sees another seat's view)."""
+    env = engine(4)
+    state = compiled(env, BATCH).init(jax.random.split(jax.random.PRNGKey(3), BATCH))
+    obs = np.asarray(compiled(env, BATCH).observe_all(state))[0]
+    pos = np.asarray(state.pos)[0]
+    for seat in range(4):
+        assert obs[seat, pos[2 * seat]] == 1.0 and obs[seat, 81 + pos[2 * seat + 1]] == 1.0
+    assert not np.array_equal(obs[0], obs[1])
+
+
+# ---- options, packaging, conversion ---------------------------------------------------------------------------
+def test_make_by_name_gives_the_engine_with_the_envs_shapes():
+    env = meadowzoo.jax.make("haste_bock", num_players=3)
+    assert isinstance(env, HasteBockJax) and env.num_players == 3
+    assert env.num_actions == NUM_ACTIONS and env.observation_shape == (1036,)
+    reference = env.reference_env()
+    assert reference.observation_space("player_0")["observation"].shape == env.observation_shape
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"num_players": 5}, "num_players"),
+    ({"num_players": 1}, "num_players"),
+    ({"layout": "spiral"}, "layout"),
+    ({"facing": "NE"}, "facing"),
+    ({"phase2_rows": "all"}, "phase2_rows"),
+    ({"rule_data": {"cards": [["jump", 2]]}}, "rule_data"),
+    ({"rule_data": {"colours": 3}}, "rule_data"),
+    ({"max_turns": 0}, "max_turns"),
+    ({"render_mode": "ansi"}, "render_mode"),
+])
+def test_bad_options_are_refused_naming_them(options, message):
+    with pytest.raises(ValueError, match=message):
+        HasteBockJax(**options)
+
+
+def test_snapshot_conversion_round_trips_through_the_pettingzoo_env():
+    """to_snapshot → raw_env.restore → snapshot → from_snapshot gives the same state, mid-game."""
+    env = engine(4)
+    fns = compiled(env, BATCH)
+    keys = jax.random.split(jax.random.PRNGKey(9), BATCH)
+    state = fns.init(keys)
+    rng = np.random.default_rng(2)
+    for _ in range(15):
+        masks = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks], np.int32)
+        keys = jax.random.split(keys[0], BATCH)
+        state = fns.step(state, jnp.asarray(actions), keys)
+    host = jax.device_get(state)
+    for i in range(BATCH):
+        one = jax.tree_util.tree_map(lambda leaf: leaf[i], host)
+        reference = env.reference_env()
+        reference.reset(seed=0)
+        reference.restore(env.to_snapshot(one))
+        back = jax.device_get(env.from_snapshot(reference.snapshot()))
+        for name in ("pos", "scores", "hands", "tiles", "time", "pending", "player", "die", "legal_action_mask"):
+            assert np.array_equal(np.asarray(getattr(back, name)), np.asarray(getattr(one, name))), name
+        assert np.array_equal(np.asarray(back.observation), np.asarray(one.observation))
