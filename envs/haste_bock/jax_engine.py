@@ -174,6 +174,16 @@ def _probe(options: dict[str, Any]) -> HasteBockGame:
     )
 
 
+def _set(values: jax.Array, index: jax.Array, value: jax.Array) -> jax.Array:
+    """``values.at[index].set(value)`` as a select: under ``vmap`` a scatter costs far more."""
+    return jnp.where(jnp.arange(values.shape[0]) == index, value, values)
+
+
+def _hot2(shape: tuple[int, int], row: jax.Array, col: jax.Array, on: jax.Array) -> jax.Array:
+    """int32 ``shape``: 1 at (row, col) when ``on``, else all 0."""
+    return ((jnp.arange(shape[0])[:, None] == row) & (jnp.arange(shape[1])[None, :] == col) & on).astype(i32)
+
+
 class HasteBockJax(MeadowJaxEnv):
     """The Haste Bock? JAX engine (see the module docstring); options as the PettingZoo env's."""
 
@@ -264,11 +274,12 @@ class HasteBockJax(MeadowJaxEnv):
         return jnp.any(pos[:, None] == jnp.arange(D.SQUARES + 1), axis=0)
 
     @staticmethod
-    def _ray_bits(pos: jax.Array, occ: jax.Array) -> jax.Array:
+    def _ray_bits(pos: jax.Array) -> jax.Array:
         """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
-        mask, bit i = the i-th square from the sheep."""
-        occupied = occ[jnp.asarray(T.RAY_SQ)[pos]].astype(i32)  # (9, 8, 8)
-        return jnp.sum(occupied << jnp.arange(T.RAY_LEN, dtype=i32), axis=-1)
+        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit
+        (one 8-wide table row per pair of squares; rows gather far cheaper than single squares)."""
+        pairs = pos[:, None] * D.SQUARES + pos[None, :]
+        return jnp.sum(jnp.asarray(T.RAY_BITS)[pairs], axis=1)
 
     @staticmethod
     def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
@@ -279,11 +290,12 @@ class HasteBockJax(MeadowJaxEnv):
         return ((legal[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
 
     @staticmethod
-    def _caravans(occ: jax.Array) -> jax.Array:
+    def _caravans(pos: jax.Array) -> jax.Array:
         """bool (96,): caravan move line*2+neg is legal when the line holds a sheep and its lead
         square that way is empty (HB-15)."""
-        line_occupied = jnp.any(occ[jnp.asarray(T.CARAVAN_SQ)], axis=-1)
-        return jnp.repeat(line_occupied, 2) & ~occ[jnp.asarray(T.CARAVAN_END)]
+        line_occupied = jnp.any(jnp.asarray(T.LINE_MASK)[pos], axis=0)
+        end_occupied = jnp.any(jnp.asarray(T.CARAVAN_END)[:, None] == pos[None, :], axis=1)
+        return jnp.repeat(line_occupied, 2) & ~end_occupied
 
     @staticmethod
     def _troughs(occ: jax.Array, no_trough: jax.Array) -> jax.Array:
@@ -305,9 +317,9 @@ class HasteBockJax(MeadowJaxEnv):
         p = jnp.maximum(state.player, 0)
         own = jnp.stack([2 * p, 2 * p + 1])
         step_to = jnp.asarray(T.STEP_SQ)[state.pos[own]]  # (2, 8)
-        steps = ((step_to != T.OFF) & ~occ[step_to]).reshape(-1)
+        steps = ((step_to != T.OFF) & ~jnp.any(step_to[..., None] == state.pos, axis=-1)).reshape(-1)
         own_jumps = jumps[own].reshape(-1)
-        caravans = self._caravans(occ)
+        caravans = self._caravans(state.pos)
         troughs = self._troughs(occ, state.no_trough)
         herds = jnp.arange(2) != state.no_herd
         n_diag = 2 * 30
@@ -330,28 +342,28 @@ class HasteBockJax(MeadowJaxEnv):
 
     # ---- moves on the board ----------------------------------------------------------------------
     @staticmethod
-    def _ray_target(pos, bits, sheep, d, k):
+    def _ray_target(pos, sheep, d, k):
         """The ray of ``sheep`` towards ``d``, its occupancy bits and the index of its k-th sheep."""
         ray = jnp.asarray(T.RAY_SQ)[pos[sheep], d]
-        occupied = bits[sheep, d]
+        occupied = jnp.sum(jnp.asarray(T.RAY_BITS)[pos[sheep] * D.SQUARES + pos, d])
         return ray, occupied, jnp.asarray(T.KTH)[occupied * 8 + k - 1]
 
-    def _ram(self, pos, bits, rammer, d, k):
+    def _ram(self, pos, rammer, d, k):
         """HB-13: the k-th sheep on the ray moves one square on; the sheep before it and the rammer
         pack behind it: the j-th sheep of the chain (rammer j=0) ends on ray[i + 1 - k + j]."""
-        ray, occupied, i = self._ray_target(pos, bits, rammer, d, k)
+        ray, occupied, i = self._ray_target(pos, rammer, d, k)
         on_ray = jnp.asarray(T.RAY_POS)[pos[rammer], d][pos]  # (9,) index on the ray or -1
         # j: the sheep's rank on the ray (its own bit and the bits before it)
         j = jax.lax.population_count(occupied & ((2 << jnp.maximum(on_ray, 0)) - 1))
         moving = (on_ray >= 0) & (j <= k)
         base = i + 1 - k
         new = jnp.where(moving, ray[jnp.clip(base + j, 0, T.RAY_LEN - 1)], pos)
-        return new.at[rammer].set(ray[jnp.clip(base, 0, T.RAY_LEN - 1)])
+        return _set(new, rammer, ray[jnp.clip(base, 0, T.RAY_LEN - 1)])
 
-    def _leap(self, pos, bits, sheep, d, k):
+    def _leap(self, pos, sheep, d, k):
         """HB-14: the sheep lands right behind the k-th sheep on its ray."""
-        ray, _, i = self._ray_target(pos, bits, sheep, d, k)
-        return pos.at[sheep].set(ray[jnp.minimum(i + 1, T.RAY_LEN - 1)])
+        ray, _, i = self._ray_target(pos, sheep, d, k)
+        return _set(pos, sheep, ray[jnp.minimum(i + 1, T.RAY_LEN - 1)])
 
     @staticmethod
     def _trough(pos, side):
@@ -362,17 +374,16 @@ class HasteBockJax(MeadowJaxEnv):
         ahead = jnp.sum((group[None, :] == group[:, None]) & (dist[None, :] < dist[:, None]), axis=1)
         return jnp.asarray(T.SIDE_SQUARE_T)[side][group * D.SIZE + jnp.min(dist) + ahead]
 
-    def _moved(self, state: State, occ: jax.Array, t: jax.Array, m: jax.Array, panic: jax.Array) -> jax.Array:
+    def _moved(self, state: State, t: jax.Array, m: jax.Array, panic: jax.Array) -> jax.Array:
         """The sheep squares after move ``m`` of card type ``t`` (a panic ram when ``panic``)."""
         pos = state.pos
         own = 2 * jnp.maximum(state.player, 0)
         d, k = (m >> 3) & 7, (m & 7) + 1
         jumper = jnp.where(panic, m >> 6, own + (m >> 6))
         step_sheep = own + (m >> 3)
-        stepped = pos.at[step_sheep].set(jnp.asarray(T.STEP_SQ)[pos[step_sheep], m & 7])
-        bits = self._ray_bits(pos, occ)
-        rammed = self._ram(pos, bits, jumper, d, k)
-        leapt = self._leap(pos, bits, jumper, d, k)
+        stepped = _set(pos, step_sheep, jnp.asarray(T.STEP_SQ)[pos[step_sheep], m & 7])
+        rammed = self._ram(pos, jumper, d, k)
+        leapt = self._leap(pos, jumper, d, k)
         line_move = m + jnp.where(t == 4, 60, 0)  # row/column caravans follow the 30 diagonals
         caravan = jnp.asarray(T.CARAVAN_NEXT)[line_move][pos]
         trough = self._trough(pos, jnp.clip(m, 0, 3))
@@ -389,17 +400,16 @@ class HasteBockJax(MeadowJaxEnv):
         is_move, is_panic, is_tile = cat == T.CAT_MOVE, cat == T.CAT_PANIC, cat == T.CAT_TILE
         kind = action % NUM_KINDS
         chooses = is_card | is_discard  # the card leaves the game when it is chosen
-        hands = state.hands.at[p, kind].add(-chooses.astype(i32))
+        hands = state.hands - _hot2(state.hands.shape, p, kind, chooses)
         card_kind = jnp.where(chooses, kind, state.card_kind)
         card_value = jnp.where(chooses, kind % 3 + 1, state.card_value)
-        occ = self._occupancy(state.pos)
-        pos = self._moved(state, occ, jnp.where(is_move | is_panic, t, -1), m, is_panic)
+        pos = self._moved(state, jnp.where(is_move | is_panic, t, -1), m, is_panic)
         is_trough, is_herd = is_move & (t == 5), is_move & (t == 6)
         facing = jnp.where(is_herd, (state.facing + jnp.where(m == 0, 1, 3)) % 4, state.facing)
         after_trough = jnp.where(is_trough, (m + 2) % 4, state.after_trough)
         after_herd = jnp.where(is_herd, 1 - m, state.after_herd)
         tile = action - TILE_BASE
-        tiles = state.tiles.at[p, jnp.clip(tile - 1, 0, 2)].add(-(is_tile & (tile > 0)).astype(i32))
+        tiles = state.tiles - _hot2(state.tiles.shape, p, tile - 1, is_tile & (tile > 0))
         # after the card (HB-9): a time tile is pending while the player holds one
         after_card = is_discard | is_move
         to_tile = after_card & (jnp.sum(tiles[p]) > 0)
@@ -436,9 +446,7 @@ class HasteBockJax(MeadowJaxEnv):
         rows2, rows4 = self._row_points(state.pos, state.facing)
         owner = jnp.asarray(self.owner)
         gains = owner @ (rows2 * twice2 + rows4 * twice4)
-        active = jnp.zeros(self.n, i32).at[p].set(
-            jnp.where(new <= 12, pair, 0) + jnp.where((new > D.PEN_1) & (new < 50), thea, 0)
-        )
+        active = jnp.where(jnp.arange(self.n) == p, jnp.where(new <= 12, pair, 0) + jnp.where((new > D.PEN_1) & (new < 50), thea, 0), 0)
         scores = state.scores + jnp.where(finish, gains + active, 0)
         ended = finish & (new == D.PEN_2)
         roll = finish & ~ended & jnp.asarray(self.panic_space)[new]
@@ -470,7 +478,7 @@ class HasteBockJax(MeadowJaxEnv):
         """Rolls (a panic space, or the opening over void rolls), the next turn or the end, then the
         mask, rewards and pgx fields of the decision the game now rests at."""
         occ = self._occupancy(state.pos)
-        jumps = self._jumps(state.pos, self._ray_bits(state.pos, occ))
+        jumps = self._jumps(state.pos, self._ray_bits(state.pos))
         can_ram = jnp.any(jumps.reshape(D.NUM_SHEEP, -1), axis=1)  # (9,)
         rammers = jnp.asarray(T.RAMMERS)
         player, pending, die, taken = state.player, state.pending, state.die, state.opening
@@ -604,7 +612,7 @@ class HasteBockJax(MeadowJaxEnv):
             tiles=jnp.asarray(game.tiles, i32), opening=i32(len(seq) - len(remaining)), **fields,
         )
         occ = self._occupancy(state.pos)
-        mask = self._mask(state, occ, self._jumps(state.pos, self._ray_bits(state.pos, occ)))
+        mask = self._mask(state, occ, self._jumps(state.pos, self._ray_bits(state.pos)))
         over = state.pending == OVER
         truncated = ~over & (state.turn >= self.max_turns)
         state = state.replace(

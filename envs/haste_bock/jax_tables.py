@@ -112,4 +112,15 @@ for _occupied in range(256):
     _idx = [i for i in range(8) if _occupied >> i & 1]
     for _k, _i in enumerate(_idx):
         KTH[_occupied * 8 + _k] = _i
+#: RAY_BITS[a * 81 + b, d]: bit i set when square ``b`` is the i-th square of the ray from ``a``
+#: towards ``d`` (ray occupancy is the sum over the other sheep: one 8-wide row per pair)
+RAY_BITS = np.zeros((D.SQUARES * D.SQUARES, 8), np.int32)
+for _a in range(D.SQUARES):
+    for _d in range(8):
+        for _i, _b in enumerate(RAYS[_a][_d]):
+            RAY_BITS[_a * D.SQUARES + _b, _d] = 1 << _i
+#: LINE_MASK[sq, line]: whether caravan line ``line`` passes through ``sq``
+LINE_MASK = np.zeros((D.SQUARES, NUM_LINES), bool)
+for _i, _line in enumerate(LINES):
+    LINE_MASK[list(_line), _i] = True
 __all__ = [name for name in dir() if name.isupper() and not name.startswith("_")]
