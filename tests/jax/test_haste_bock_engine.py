@@ -205,3 +205,119 @@ def test_snapshot_conversion_round_trips_through_the_pettingzoo_env():
         for name in ("pos", "scores", "hands", "tiles", "time", "pending", "player", "die", "legal_action_mask"):
             assert np.array_equal(np.asarray(getattr(back, name)), np.asarray(getattr(one, name))), name
         assert np.array_equal(np.asarray(back.observation), np.asarray(one.observation))
+
+
+# ---- rare paths from constructed positions -------------------------------------------------------------------
+BLOCK = """
+.........
+.........
+.........
+...BYG...
+...RTB...
+...YGR...
+.........
+.........
+.........
+"""
+
+
+_UNBATCHED: dict[int, tuple] = {}
+
+
+def _unbatched(env: HasteBockJax) -> tuple:
+    """Jitted unbatched ``step`` and ``observe_all`` of an engine, compiled once per session."""
+    if id(env) not in _UNBATCHED:
+        _UNBATCHED[id(env)] = (jax.jit(env.step), jax.jit(env.observe_all))
+    return _UNBATCHED[id(env)]
+
+#: a blue sheep moved out of the block: a trough S moves the green sheep above the gap
+GAPPED = """
+.........
+.........
+....B....
+...BYG...
+...RT....
+...YGR...
+.........
+.........
+.........
+"""
+
+
+def _play_from(env: HasteBockJax, game, actions: list[str]):
+    """From the reference ``game``, play ``actions`` (by name) on both engines with the same dice,
+    comparing state, mask and every observation before each action and at the end."""
+    step, observe_all = _unbatched(env)
+    state = env.from_game(game)
+    key = jax.random.PRNGKey(0)
+    for index in range(len(actions) + 1):
+        reference = env.reference_env()
+        reference.reset(seed=0)
+        reference.restore(reference.snapshot_of(game.to_dict(), reference.possible_agents, dict.fromkeys(reference.possible_agents, 0.0)))
+        game_dict = game.to_dict()
+        game_dict.pop("rng")
+        assert env.to_game_dict(state) == game_dict, index
+        observations = np.asarray(observe_all(state))
+        for seat, agent in enumerate(reference.possible_agents):
+            assert np.array_equal(observations[seat], reference.observe(agent)["observation"]), (index, seat)
+        if game.is_over:
+            assert bool(state.terminated)
+            break
+        assert np.flatnonzero(np.asarray(state.legal_action_mask)).tolist() == game.legal_actions(), index
+        if index == len(actions):
+            break
+        action = game.string_to_action(actions[index])
+        key, sub = jax.random.split(key)
+        env.feed_chance(game, sub)
+        game.apply(action)
+        state = step(state, jnp.int32(action), sub)
+    return state
+
+
+def test_discard_fallback_when_no_card_has_a_move_hb11():
+    """HB-11: in the closed start block no trough moves a sheep; a hand of troughs is discarded."""
+    from meadowzoo.envs.haste_bock.rules import HasteBockGame
+
+    env = engine(4)
+    game = HasteBockGame.from_position(BLOCK, num_players=4, time=3)
+    game.hands[0] = [0] * 21
+    game.hands[0][5 * 3 + 1] = game.hands[0][5 * 3 + 2] = 1  # trough 2, trough 3
+    game._legal = None
+    assert game.legal_actions() == [DISCARD_BASE + 16, DISCARD_BASE + 17]
+    _play_from(env, game, ["discard trough (card 3)"])
+
+
+@pytest.mark.parametrize("die", D.DIE_FACES)
+def test_panic_ram_of_every_die_face_hb6(die):
+    """HB-6/HB-9: the panic ram offers exactly the sheep of the rolled colour (black Thea, white any)."""
+    from meadowzoo.envs.haste_bock.rules import HasteBockGame
+
+    env = engine(4)
+    game = HasteBockGame.from_position(BLOCK, num_players=4, time=7, die=die)
+    first = game.action_to_string(game.legal_actions()[0])
+    _play_from(env, game, [first])
+
+
+def test_no_undo_and_end_without_cards_with_the_tile_penalty_hb16_hb22_hb24():
+    """A trough forbids the next player the opposite side (HB-16); a herd turn forbids turning back
+    (HB-17); the game ends when nobody holds a card, 3 players losing points for unused tiles."""
+    from meadowzoo.envs.haste_bock.rules import HasteBockGame
+
+    env = engine(3)
+    game = HasteBockGame.from_position(GAPPED, num_players=3, time=30)
+    for p in range(3):
+        game.hands[p] = [0] * 21
+    game.hands[0][5 * 3 + 1] = 1  # trough 2
+    game.hands[1][6 * 3] = 1  # herd 1
+    game.hands[2][6 * 3] = 1  # herd 1
+    game.tiles[2] = [0, 0, 1]
+    game._legal = None
+    scores = list(game.scores)
+    state = _play_from(env, game, [
+        "play trough (card 2)", "trough S", "no time tile",
+        "play herd (card 1)", "herd cw", "time tile 1",
+        "play herd (card 1)", "herd cw", "no time tile",
+    ])
+    assert game.is_over and bool(state.terminated)
+    penalty = 2 * np.array([3, 2, 1])  # unused tiles: 3, 2 and 1
+    assert np.array_equal(np.asarray(state.scores), np.array(scores) - penalty)  # phase 2 between walls: no scoring
