@@ -12,7 +12,7 @@ apply on CPU and GPU.
 | Players            | 2, 3 or 4; seat *i* plays colour *i*; `current_player` = seat to decide (-1 once over) |
 | Actions            | 996 indices, IDENTICAL to the PettingZoo env's (card, discard, moves, panic rams, time tiles) |
 | Observation        | float32 (1036,), IDENTICAL to the PettingZoo env's `observation` for every seat |
-| Legal mask         | bool (996,), the env's `action_mask` of the player to decide |
+| Legal mask         | bool (996,), the env's `action_mask` of the player to decide (all True once over, as Pgx does) |
 | Rewards            | at the end, by rank (score, then unused card values; ties share): +1 … −1; 0 before; 0 on truncation |
 
 ### State (`State`, a pgx dataclass; every field an int32 array unless noted)
@@ -53,6 +53,16 @@ and the opening dice from the next ones; the reference receives the set-up throu
 inside the step (the opening goes on over void rolls, HB-8, so one step may roll up to four times;
 a panic space, HB-9, rolls once) is `(u[k] * 6) >> 24`, exactly what the reference engine's
 ``rng.integers(6)`` returns when `feed_chance` hands it the same stream.
+
+### How the mask and the moves are computed
+
+From the precomputed tables of :mod:`meadowzoo.envs.haste_bock.jax_tables` (built from the
+reference engine's geometry), by gathers, comparisons and selects only: the occupancy of each
+sheep's eight rays as 8-bit masks (a pair-of-squares table summed over the other sheep), the legal
+ram targets, leaps and panic rams from a (ray length, occupancy) lookup table, caravan lines from a
+square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
+candidate move of an action is computed and the one of its card type selected; a turn's rolls
+(the opening over void rolls, a panic space) are unrolled to `MAX_ROLLS`.
 
 ### Hidden information
 
