@@ -6,7 +6,8 @@ observation and the whole state, and at the end places and rewards. The default 
 games per player count (4 and 3 players with the default rules, 2 players with every rule option
 changed); the slow runs (``MEADOWZOO_SLOW=1 pytest -m slow tests/jax/test_haste_bock_engine.py``)
 play 300 games per player count and variant and check that the games reached every kind of
-decision and both ends of the game.
+decision and both ends of the game. ``check_batched`` proves the ``vmap``-ed engine equal to the
+unbatched one the harness drives.
 """
 
 from __future__ import annotations
@@ -23,13 +24,12 @@ pytest.importorskip("jax")
 pytest.importorskip("pgx")
 
 import meadowzoo.jax  # noqa: E402
-from meadowzoo.envs.core.jax_harness import compiled, run_differential  # noqa: E402
+from meadowzoo.envs.core.jax_harness import check_batched, compiled, run_differential  # noqa: E402
 from meadowzoo.envs.haste_bock import data as D  # noqa: E402
 from meadowzoo.envs.haste_bock.jax_engine import HasteBockJax  # noqa: E402
 from meadowzoo.envs.haste_bock.rules import DISCARD_BASE, MOVE_BASE, NUM_ACTIONS, PANIC_BASE, TILE_BASE  # noqa: E402
 
 SLOW = pytest.mark.skipif(not os.environ.get("MEADOWZOO_SLOW"), reason="slow run: set MEADOWZOO_SLOW=1")
-BATCH = 8
 
 #: every rule option changed at once: fixed layout, another facing, the Chinese phase-2 reading and
 #: a replacement rule table (other cards, more panic spaces, other tiles and tile penalty)
@@ -54,7 +54,7 @@ def engine(num_players: int, variant: str = "default") -> HasteBockJax:
     """One engine object per configuration, so that the harness compiles each once per session."""
     key = (num_players, variant)
     if key not in _ENGINES:
-        options = OTHER_RULES if variant == "options" else {"max_turns": 20} if variant == "truncated" else {}
+        options = OTHER_RULES if variant == "options" else {}
         _ENGINES[key] = HasteBockJax(num_players=num_players, **options)
     return _ENGINES[key]
 
@@ -65,7 +65,7 @@ class Coverage:
     def __init__(self) -> None:
         self.seen: Counter = Counter()
 
-    def __call__(self, env, state, ref) -> None:
+    def __call__(self, state, ref) -> None:
         game = ref.game
         if game.is_over:
             self.seen["end on 74" if game.time == D.PEN_2 else "end without cards"] += 1
@@ -89,7 +89,7 @@ class Coverage:
 # ---- the differential harness ------------------------------------------------------------------------------
 @pytest.mark.parametrize("num_players, variant, games", [(4, "default", 6), (3, "default", 6), (2, "options", 6)])
 def test_identical_to_the_reference_engine(num_players, variant, games):
-    figures = run_differential(engine(num_players, variant), games, seed=num_players, batch=BATCH)
+    figures = run_differential(engine(num_players, variant), games, seed=num_players)
     assert figures.games == games and figures.decisions > games * 20
 
 
@@ -100,7 +100,7 @@ def test_identical_to_the_reference_engine(num_players, variant, games):
 def test_identical_to_the_reference_engine_slow(num_players, variant):
     coverage = Coverage()
     games = 300
-    figures = run_differential(engine(num_players, variant), games, seed=1000 + num_players, batch=64, on_state=coverage)
+    figures = run_differential(engine(num_players, variant), games, seed=1000 + num_players, on_state=coverage)
     print(f"\nhaste_bock {num_players}p {variant}: {figures}; reached {dict(sorted(coverage.seen.items()))}")
     assert figures.games == games
     wanted = {"step", "ram", "leap", "diagonal", "row/column", "trough", "herd", "opening panic", "panic space",
@@ -110,12 +110,9 @@ def test_identical_to_the_reference_engine_slow(num_players, variant):
     assert wanted <= set(coverage.seen), f"never reached: {wanted - set(coverage.seen)}"
 
 
-@pytest.mark.slow
-@SLOW
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_max_turns_truncation_matches_the_reference_slow(num_players):
-    figures = run_differential(engine(num_players, "truncated"), 100, seed=77, batch=64)
-    assert figures.truncated == 100
+def test_batched_games_equal_the_same_games_alone():
+    """``jit(vmap(step))`` plays every game of a batch exactly as the unbatched program does."""
+    assert check_batched(engine(4), batch=4, steps=40) == 4 * 40
 
 
 # ---- hidden information -------------------------------------------------------------------------------------
@@ -124,25 +121,25 @@ def test_observations_hold_only_public_information():
     generator, and rebuilding a state from the reference game after ``resample_hidden`` (which
     redraws the future dice) leaves every player's observation unchanged."""
     env = engine(4)
-    state = compiled(env, BATCH).init(jax.random.split(jax.random.PRNGKey(5), BATCH))
+    state, _ = compiled(env).init(jax.random.PRNGKey(5))
     for leaf in jax.tree_util.tree_leaves(state):
         assert not jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key) and leaf.dtype != jnp.uint32
     checked = Counter()
     rng = np.random.default_rng(0)
-    observe_all = compiled(env, BATCH).observe_all
+    observe_all = jax.jit(env.observe_all)
 
-    def check(env_, host_state, ref):
+    def check(host_state, ref):
         checked["seen"] += 1
         if bool(host_state.terminated) or checked["seen"] % 6:
             return
         twin = ref.game.clone()
         twin.resample_hidden(0, rng)
-        before = np.asarray(observe_all(_batched(host_state)))[0]
-        after = np.asarray(observe_all(_batched(env.from_game(twin))))[0]
+        before = np.asarray(observe_all(host_state))
+        after = np.asarray(observe_all(env.from_game(twin)))
         assert np.array_equal(before, after)
         checked["states"] += 1
 
-    run_differential(env, 2, seed=11, batch=BATCH, on_state=check)
+    run_differential(env, 2, seed=11, on_state=check)
     assert checked["states"] > 15
 
 
@@ -151,9 +148,8 @@ def test_a_players_observation_is_its_own_view():
     decider relative to itself, so observations of different seats differ in exactly those
     places (a policy never sees another seat's view)."""
     env = engine(4)
-    state = compiled(env, BATCH).init(jax.random.split(jax.random.PRNGKey(3), BATCH))
-    obs = np.asarray(compiled(env, BATCH).observe_all(state))[0]
-    pos = np.asarray(state.pos)[0]
+    state, obs = compiled(env).init(jax.random.PRNGKey(3))
+    obs, pos = np.asarray(obs), np.asarray(state.pos)
     for seat in range(4):
         assert obs[seat, pos[2 * seat]] == 1.0 and obs[seat, 81 + pos[2 * seat + 1]] == 1.0
     assert not np.array_equal(obs[0], obs[1])
@@ -187,18 +183,15 @@ def test_bad_options_are_refused_naming_them(options, message):
 def test_snapshot_conversion_round_trips_through_the_pettingzoo_env():
     """to_snapshot → raw_env.restore → snapshot → from_snapshot gives the same state, mid-game."""
     env = engine(4)
-    fns = compiled(env, BATCH)
-    keys = jax.random.split(jax.random.PRNGKey(9), BATCH)
-    state = fns.init(keys)
+    functions = compiled(env)
     rng = np.random.default_rng(2)
-    for _ in range(15):
-        masks = np.asarray(state.legal_action_mask)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks], np.int32)
-        keys = jax.random.split(keys[0], BATCH)
-        state = fns.step(state, jnp.asarray(actions), keys)
-    host = jax.device_get(state)
-    for i in range(BATCH):
-        one = jax.tree_util.tree_map(lambda leaf: leaf[i], host)
+    for game in range(3):
+        key = jax.random.PRNGKey(9 + game)
+        state, _ = functions.init(key)
+        for _ in range(10 + 7 * game):
+            key, sub = jax.random.split(key)
+            state, _ = functions.step(state, jnp.int32(rng.choice(np.flatnonzero(state.legal_action_mask))), sub)
+        one = jax.device_get(state)
         reference = env.reference_env()
         reference.reset(seed=0)
         reference.restore(env.to_snapshot(one))
@@ -222,16 +215,6 @@ BLOCK = """
 """
 
 
-def _batched(state):
-    """``state`` repeated BATCH times: single states run through the harness's compiled batch
-    functions instead of compiling unbatched twins (compile time dominates these tests)."""
-    return jax.tree_util.tree_map(lambda leaf: jnp.broadcast_to(leaf, (BATCH,) + jnp.shape(leaf)), state)
-
-
-def _first(batch):
-    return jax.tree_util.tree_map(lambda leaf: leaf[0], jax.device_get(batch))
-
-
 #: a blue sheep moved out of the block: a trough S moves the green sheep above the gap
 GAPPED = """
 .........
@@ -249,7 +232,7 @@ GAPPED = """
 def _play_from(env: HasteBockJax, game, actions: list[str]):
     """From the reference ``game``, play ``actions`` (by name) on both engines with the same dice,
     comparing state, mask and every observation before each action and at the end."""
-    functions = compiled(env, BATCH)
+    functions = compiled(env)
     state = env.from_game(game)
     key = jax.random.PRNGKey(0)
     for index in range(len(actions) + 1):
@@ -259,7 +242,7 @@ def _play_from(env: HasteBockJax, game, actions: list[str]):
         game_dict = game.to_dict()
         game_dict.pop("rng")
         assert env.to_game_dict(state) == game_dict, index
-        observations = np.asarray(functions.observe_all(_batched(state)))[0]
+        observations = np.asarray(env.observe_all(state))
         for seat, agent in enumerate(reference.possible_agents):
             assert np.array_equal(observations[seat], reference.observe(agent)["observation"]), (index, seat)
         if game.is_over:
@@ -270,10 +253,9 @@ def _play_from(env: HasteBockJax, game, actions: list[str]):
             break
         action = game.string_to_action(actions[index])
         key, sub = jax.random.split(key)
-        keys = jax.random.split(sub, BATCH)
-        env.feed_chance(game, keys[0])
+        env.feed_chance(game, sub)
         game.apply(action)
-        state = _first(functions.step(_batched(state), jnp.full(BATCH, action, jnp.int32), keys))
+        state, _ = functions.step(state, jnp.int32(action), sub)
     return state
 
 
@@ -324,3 +306,28 @@ def test_no_undo_and_end_without_cards_with_the_tile_penalty_hb16_hb22_hb24():
     assert game.is_over and bool(state.terminated)
     penalty = 2 * np.array([3, 2, 1])  # unused tiles: 3, 2 and 1
     assert np.array_equal(np.asarray(state.scores), np.array(scores) - penalty)  # phase 2 between walls: no scoring
+
+
+def test_max_turns_truncates_as_the_pettingzoo_env_does():
+    """When the next turn would be turn ``max_turns`` the game is truncated: no legal action, no
+    reward, not terminated (the PettingZoo env's truncation)."""
+    from meadowzoo.envs.haste_bock.rules import HasteBockGame
+
+    env = engine(4)
+    game = HasteBockGame.from_position(BLOCK, num_players=4, time=3)
+    game._turn = env.max_turns - 1
+    reference = env.reference_env()
+    reference.reset(seed=0)
+    reference.restore(reference.snapshot_of(game.to_dict(), reference.possible_agents, dict.fromkeys(reference.possible_agents, 0.0)))
+    state = env.from_game(game)
+    key = jax.random.PRNGKey(1)
+    for name in ("play herd (card 1)", "herd cw"):
+        action = game.string_to_action(name)
+        key, sub = jax.random.split(key)
+        env.feed_chance(reference.game, sub)
+        reference.step(action)
+        state, _ = compiled(env).step(state, jnp.int32(action), sub)
+    assert all(reference.truncations.values()) and not any(reference.terminations.values())
+    assert bool(state.truncated) and not bool(state.terminated)
+    assert not np.any(np.asarray(state.legal_action_mask)) and not np.any(np.asarray(state.rewards))
+    assert env.to_game_dict(state) == {k: v for k, v in reference.game.to_dict().items() if k != "rng"}
