@@ -1,0 +1,640 @@
+"""
+# Haste Bock? in JAX
+
+A batched, jit-compiled twin of the PettingZoo env :mod:`meadowzoo.envs.haste_bock.env` (its
+module docstring is the specification; rules HB-1 … HB-24 in ``shared/rules/haste_bock.md``). It
+implements :class:`pgx.Env`: ``init(key)``, ``step(state, action, key)``, ``observe`` and the
+legal-action mask, with no Python control flow on traced values, so ``jax.jit`` and ``jax.vmap``
+apply on CPU and GPU.
+
+| Creation           | `meadowzoo.jax.make("haste_bock", num_players=4)`                  |
+|--------------------|--------------------------------------------------------------------|
+| Players            | 2, 3 or 4; seat *i* plays colour *i*; `current_player` = seat to decide (-1 once over) |
+| Actions            | 996 indices, IDENTICAL to the PettingZoo env's (card, discard, moves, panic rams, time tiles) |
+| Observation        | float32 (1036,), IDENTICAL to the PettingZoo env's `observation` for every seat |
+| Legal mask         | bool (996,), the env's `action_mask` of the player to decide (all True once over, as Pgx does) |
+| Rewards            | at the end, by rank (score, then unused card values; ties share): +1 … −1; 0 before; 0 on truncation |
+
+### State (`State`, a pgx dataclass; every field an int32 array unless noted)
+
+Besides pgx's `current_player`, `observation`, `rewards` (float32 (n,)), `terminated`,
+`truncated`, `legal_action_mask` and `_step_count`, the game lives in the fields of
+:meth:`HasteBockGame.to_dict` of the reference engine:
+
+| field | shape | meaning |
+|-------|-------|---------|
+| `pos` | (9,) | square (row*9+col) of each sheep: `2c`, `2c+1` colour c (blue, yellow, green, red), 8 Thea |
+| `facing` | () | common facing 0..3 = N E S W |
+| `time` | () | time marker 0..74 |
+| `scores` | (n,) | scores |
+| `hands` | (n, 21) | remaining action cards per kind (kind = type*3 + value-1) |
+| `tiles` | (n, 3) | remaining time tiles of value 1, 2, 3 |
+| `pending` | () | decision: 0 card, 1 move, 2 time tile, 3 panic ram, 4 over |
+| `player` | () | seat to decide, -1 once over |
+| `die` | () | die face during a panic ram (blue, yellow, green, red, black, white), else -1 |
+| `opening` | () | how many opening rolls (HB-8: seats 0..n-1; 2 players 0 1 0 1) have been taken |
+| `card_value`, `card_kind` | () | the card chosen this turn while its move or tile is pending (0 / -1 otherwise) |
+| `no_trough`, `no_herd` | () | no-undo restrictions of the player to move (HB-16, HB-17), -1 if none |
+| `after_trough`, `after_herd` | () | the restrictions the current turn leaves for the next player |
+| `turn` | () | player turns begun (the reference engine's `turn`; `max_turns` truncates) |
+
+`to_game_dict(state)` is the reference engine's ``HasteBockGame.to_dict()`` (without ``rng``) and
+`from_game(game)` builds a state from a reference game; with the core these give
+`to_snapshot(state)` / `from_snapshot(snapshot)` for the PettingZoo env's ``snapshot()`` and
+``restore()`` (:mod:`meadowzoo.envs.core.jax_core`).
+
+### Chance
+
+The only chance is the start layout (one of the 48 valid ones, HB-3, unless `layout="fixed"`) and
+the die of panic rams (HB-6, HB-8, HB-9), drawn with the core's chance stream
+(:mod:`meadowzoo.envs.core.jax_core`). `init(key)` draws the layout index from the first uniform
+and the opening dice from the next ones; the reference receives the set-up through the state
+(`to_snapshot`). `step(state, action, key)` draws `MAX_ROLLS` = 4 uniforms; the k-th die roll made
+inside the step (the opening goes on over void rolls, HB-8, so one step may roll up to four times;
+a panic space, HB-9, rolls once) is `(u[k] * 6) >> 24`, exactly what the reference engine's
+``rng.integers(6)`` returns when `feed_chance` hands it the same stream.
+
+### How the mask and the moves are computed
+
+From the precomputed tables of :mod:`meadowzoo.envs.haste_bock.jax_tables` (built from the
+reference engine's geometry), by gathers, comparisons and selects only: the occupancy of each
+sheep's eight rays as 8-bit masks (a pair-of-squares table summed over the other sheep), the legal
+ram targets, leaps and panic rams from a (ray length, occupancy) lookup table, caravan lines from a
+square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
+candidate move of an action is computed and the one of its card type selected; a turn's rolls
+(the opening over void rolls, a panic space) are unrolled to `MAX_ROLLS`.
+
+### Hidden information
+
+None besides future die rolls: the cards lie open. The state holds no generator; a player's
+observation is a function of the public fields above.
+
+### Options
+
+`num_players` (2, 3, 4), `layout` (`"random"`, `"fixed"`), `facing` (`"N"`, `"E"`, `"S"`, `"W"`),
+`phase2_rows` (`"occupied"`, `"consecutive"`), `rule_data` (the RECONSTRUCTED table of
+:mod:`meadowzoo.envs.haste_bock.data`: cards, panic spaces, tiles, tile penalty) and `max_turns`
+(default 1000) are all supported with the reference engine's meaning; anything else raises
+`ValueError`. They are static: each option set compiles its own program.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx.core as core
+from pgx._src.struct import dataclass
+
+from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
+from meadowzoo.envs.haste_bock import data as D
+from meadowzoo.envs.haste_bock import env as E
+from meadowzoo.envs.haste_bock import jax_tables as T
+from meadowzoo.envs.haste_bock.rules import (
+    CARD, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE,
+    HasteBockGame,
+)
+
+MAX_ROLLS = 4  # the most die rolls inside one init or step (the opening, HB-8)
+NUM_LAYOUTS = len(D.START_LAYOUTS)
+ENV_ID = "haste_bock"
+OPTION_DEFAULTS: dict[str, Any] = {**E.OPTION_DEFAULTS, "max_turns": 1000}
+
+i32 = jnp.int32
+#: the score feature score / 50 as the numpy env rounds it, looked up: XLA on the CPU divides by
+#: multiplying with the reciprocal, which differs in the last bit for a third of the scores
+SCORE_BOUND = 1000  # the reference engine's snapshot bound on scores
+SCORE_FEATURE = (np.arange(-SCORE_BOUND, SCORE_BOUND + 1) / E.SCORE_SCALE).astype(np.float32)
+
+
+def step_dice(key: jax.Array) -> jax.Array:
+    """The die faces 0..5 of the rolls one ``step`` may make, in roll order (the core's chance
+    stream: one uniform per roll, as the reference engine's ``rng.integers(6)`` per roll)."""
+    return stream_int(chance_stream(key, MAX_ROLLS), len(D.DIE_FACES))
+
+
+def init_chance(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The set-up: (start layout index 0..47, the dice of the opening rolls made in ``init``)."""
+    u = chance_stream(key, 1 + MAX_ROLLS)
+    return stream_int(u[0], NUM_LAYOUTS), stream_int(u[1:], len(D.DIE_FACES))
+
+
+@dataclass
+class State(core.State):
+    current_player: jax.Array = i32(0)
+    observation: jax.Array = jnp.zeros(E.OBS_SIZE, jnp.float32)
+    rewards: jax.Array = jnp.zeros(4, jnp.float32)
+    terminated: jax.Array = jnp.bool_(False)
+    truncated: jax.Array = jnp.bool_(False)
+    legal_action_mask: jax.Array = jnp.zeros(NUM_ACTIONS, jnp.bool_)
+    _step_count: jax.Array = i32(0)
+    pos: jax.Array = jnp.zeros(D.NUM_SHEEP, i32)
+    facing: jax.Array = i32(0)
+    time: jax.Array = i32(0)
+    scores: jax.Array = jnp.zeros(4, i32)
+    hands: jax.Array = jnp.zeros((4, NUM_KINDS), i32)
+    tiles: jax.Array = jnp.zeros((4, 3), i32)
+    pending: jax.Array = i32(CARD)
+    player: jax.Array = i32(0)
+    die: jax.Array = i32(-1)
+    opening: jax.Array = i32(0)
+    card_value: jax.Array = i32(0)
+    card_kind: jax.Array = i32(-1)
+    no_trough: jax.Array = i32(-1)
+    no_herd: jax.Array = i32(-1)
+    after_trough: jax.Array = i32(-1)
+    after_herd: jax.Array = i32(-1)
+    turn: jax.Array = i32(0)
+
+    @property
+    def env_id(self) -> str:
+        return ENV_ID
+
+
+#: the fields of the reference engine's ``to_dict`` that are plain integers
+SCALAR_FIELDS = (
+    "facing", "time", "pending", "player", "die", "card_value", "card_kind", "no_trough", "no_herd",
+    "after_trough", "after_herd", "turn",
+)
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Merge ``options`` over the defaults and validate them as the PettingZoo env does."""
+    unknown = set(options) - set(OPTION_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown options {sorted(unknown)} for the Haste Bock? JAX engine; known: {sorted(OPTION_DEFAULTS)}")
+    merged = {**OPTION_DEFAULTS, **options}
+    max_turns = merged["max_turns"]
+    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+        raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+    merged["max_turns"] = int(max_turns)
+    merged["rule_data"] = D.check_rule_data(merged["rule_data"])
+    _probe(merged)  # the reference constructor validates the rest, with the same messages
+    return merged
+
+
+def _probe(options: dict[str, Any]) -> HasteBockGame:
+    """An unstarted reference game of these options (its tables: hands, tiles, owners …)."""
+    return HasteBockGame(
+        options["num_players"], np.random.default_rng(0), options["layout"], options["facing"],
+        options["rule_data"], options["phase2_rows"], _start=False,
+    )
+
+
+def _set(values: jax.Array, index: jax.Array, value: jax.Array) -> jax.Array:
+    """``values.at[index].set(value)`` as a select: under ``vmap`` a scatter costs far more."""
+    return jnp.where(jnp.arange(values.shape[0]) == index, value, values)
+
+
+def _hot2(shape: tuple[int, int], row: jax.Array, col: jax.Array, on: jax.Array) -> jax.Array:
+    """int32 ``shape``: 1 at (row, col) when ``on``, else all 0."""
+    return ((jnp.arange(shape[0])[:, None] == row) & (jnp.arange(shape[1])[None, :] == col) & on).astype(i32)
+
+
+class HasteBockJax(MeadowJaxEnv):
+    """The Haste Bock? JAX engine (see the module docstring); options as the PettingZoo env's."""
+
+    game = ENV_ID
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        o = self.options
+        probe = _probe(o)
+        n = self.n = o["num_players"]
+        self.max_turns = o["max_turns"]
+        self.fixed_layout = o["layout"] == "fixed"
+        self.consecutive = o["phase2_rows"] == "consecutive"
+        self.start_facing = probe.facing
+        self.start_hand = np.array(probe.start_hand, np.int32)
+        self.start_tiles = np.array(probe.start_tiles, np.int32)
+        self.tile_mandatory = probe.tile_mandatory
+        self.penalty = o["rule_data"]["unused_tile_penalty"] if n == 3 else 0
+        self.panic_space = np.zeros(D.TRACK_END + 1, bool)
+        self.panic_space[sorted(probe.panic_spaces)] = True
+        self.opening_seq = np.array(probe.opening, np.int32)
+        #: owner[p, s]: 1 if sheep s belongs to seat p (HB-2)
+        self.owner = np.array([[1 if probe.owner[s] == p else 0 for s in range(D.NUM_SHEEP)] for p in range(n)], np.int32)
+        # observation tables, from the PettingZoo env's own layout
+        planes = [[E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)]
+        #: plane_sheep[seat, plane]: the sheep shown on each plane for that observer
+        self.plane_sheep = np.argsort(np.array(planes), axis=1).astype(np.int32)
+        template = np.zeros(E.OBS_SIZE, np.float32)
+        template[[E.PANIC_TRACK + t for t in sorted(probe.panic_spaces)]] = 1.0
+        template[E.PLAYERS + n - 2] = 1.0
+        self.template = template
+        #: order[seat]: the seats in egocentric order from ``seat``
+        self.order = np.array([[(seat + i) % n for i in range(n)] for seat in range(n)], np.int32)
+        self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return check_options(options)
+
+    def reference_env(self):
+        o = self.options
+        return E.HasteBockEnv(max_turns=o["max_turns"], **{k: v for k, v in o.items() if k != "max_turns"})
+
+    # ---- pgx interface ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return ENV_ID
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (E.OBS_SIZE,)
+
+    def _init(self, key: jax.Array) -> State:
+        layout, dice = init_chance(key)
+        if self.fixed_layout:
+            layout = i32(T.FIXED_LAYOUT_INDEX)
+        n = self.n
+        state = State(
+            rewards=jnp.zeros(n, jnp.float32),
+            pos=jnp.asarray(T.START_LAYOUTS)[layout],
+            facing=i32(self.start_facing),
+            scores=jnp.zeros(n, i32),
+            hands=jnp.tile(jnp.asarray(self.start_hand), (n, 1)),
+            tiles=jnp.tile(jnp.asarray(self.start_tiles), (n, 1)),
+        )
+        return self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        return self._apply(state, jnp.asarray(action, i32), step_dice(key))
+
+    def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
+        """float32 (1036,): the PettingZoo env's observation of seat ``player_id`` (see env.py).
+        Built from one-hot comparisons and concatenated (no scatter: cheaper under ``vmap``)."""
+        return self._observation(state, player_id)
+
+    # ---- legal moves -----------------------------------------------------------------------------
+    @staticmethod
+    def _occupancy(pos: jax.Array) -> jax.Array:
+        """bool (82,): occupied squares; the padding square OFF is never occupied. (A comparison,
+        not a scatter: under ``vmap`` on the CPU it is several times cheaper.)"""
+        return jnp.any(pos[:, None] == jnp.arange(D.SQUARES + 1), axis=0)
+
+    @staticmethod
+    def _ray_bits(pos: jax.Array) -> jax.Array:
+        """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
+        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit
+        (one 8-wide table row per pair of squares; rows gather far cheaper than single squares)."""
+        pairs = pos[:, None] * D.SQUARES + pos[None, :]
+        return jnp.sum(jnp.asarray(T.RAY_BITS)[pairs], axis=1)
+
+    @staticmethod
+    def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
+        """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
+        an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
+        panic rams (HB-8, HB-9) of that sheep (looked up per ray length and occupancy)."""
+        legal = jnp.asarray(T.JUMP_TABLE)[jnp.asarray(T.RAY_LENGTH256)[pos] + bits]  # (9, 8)
+        return ((legal[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
+
+    @staticmethod
+    def _caravans(pos: jax.Array) -> jax.Array:
+        """bool (96,): caravan move line*2+neg is legal when the line holds a sheep and its lead
+        square that way is empty (HB-15)."""
+        line_occupied = jnp.any(jnp.asarray(T.LINE_MASK)[pos], axis=0)
+        end_occupied = jnp.any(jnp.asarray(T.CARAVAN_END)[:, None] == pos[None, :], axis=1)
+        return jnp.repeat(line_occupied, 2) & ~end_occupied
+
+    @staticmethod
+    def _troughs(occ: jax.Array, no_trough: jax.Array) -> jax.Array:
+        """bool (4,): trough sides N E S W that move a sheep and are not forbidden (HB-16): some
+        sheep beyond the flock's outermost line that way has an empty neighbour that way."""
+        grid = occ[: D.SQUARES].reshape(D.SIZE, D.SIZE)
+        idx = jnp.arange(D.SIZE)
+        rows, cols = jnp.any(grid, axis=1), jnp.any(grid, axis=0)
+        top, bottom = jnp.argmax(rows), D.SIZE - 1 - jnp.argmax(rows[::-1])
+        left, right = jnp.argmax(cols), D.SIZE - 1 - jnp.argmax(cols[::-1])
+        north = jnp.any(grid[1:] & ~grid[:-1] & (idx[1:] > top)[:, None])
+        south = jnp.any(grid[:-1] & ~grid[1:] & (idx[:-1] < bottom)[:, None])
+        east = jnp.any(grid[:, :-1] & ~grid[:, 1:] & (idx[:-1] < right)[None, :])
+        west = jnp.any(grid[:, 1:] & ~grid[:, :-1] & (idx[1:] > left)[None, :])
+        return jnp.stack([north, east, south, west]) & (jnp.arange(4) != no_trough)
+
+    def _mask(self, state: State, occ: jax.Array, jumps: jax.Array) -> jax.Array:
+        """bool (996,): the legal actions of the decision pending in ``state``."""
+        p = jnp.maximum(state.player, 0)
+        own = jnp.stack([2 * p, 2 * p + 1])
+        step_to = jnp.asarray(T.STEP_SQ)[state.pos[own]]  # (2, 8)
+        steps = ((step_to != T.OFF) & ~jnp.any(step_to[..., None] == state.pos, axis=-1)).reshape(-1)
+        own_jumps = jumps[own].reshape(-1)
+        caravans = self._caravans(state.pos)
+        troughs = self._troughs(occ, state.no_trough)
+        herds = jnp.arange(2) != state.no_herd
+        n_diag = 2 * 30
+        has_move = jnp.stack([
+            jnp.any(steps), jnp.any(own_jumps), jnp.any(own_jumps), jnp.any(caravans[:n_diag]),
+            jnp.any(caravans[n_diag:]), jnp.any(troughs), jnp.bool_(True),
+        ])
+        hand = state.hands[p] > 0
+        at_card = state.pending == CARD
+        cards = at_card & hand & jnp.repeat(has_move, 3)
+        fallback = at_card & ~jnp.any(cards)
+        discards = fallback & hand
+        moves = jnp.concatenate([steps, own_jumps, own_jumps, caravans, troughs, herds])
+        move_type = jnp.asarray(T.ACTION_T[MOVE_BASE:PANIC_BASE])
+        moves = moves & (state.pending == MOVE) & (move_type == state.card_kind // 3)
+        die = jnp.clip(state.die, 0, len(D.DIE_FACES) - 1)
+        panics = (state.pending == PANIC) & (jumps & jnp.asarray(T.RAMMERS)[die][:, None, None]).reshape(-1)
+        tiles = jnp.concatenate([jnp.array([not self.tile_mandatory]), state.tiles[p] > 0]) & (state.pending == TILE)
+        return jnp.concatenate([cards, discards, moves, panics, tiles])
+
+    # ---- moves on the board ----------------------------------------------------------------------
+    @staticmethod
+    def _ray_target(pos, sheep, d, k):
+        """The ray of ``sheep`` towards ``d``, its occupancy bits and the index of its k-th sheep."""
+        ray = jnp.asarray(T.RAY_SQ)[pos[sheep], d]
+        occupied = jnp.sum(jnp.asarray(T.RAY_BITS)[pos[sheep] * D.SQUARES + pos, d])
+        return ray, occupied, jnp.asarray(T.KTH)[occupied * 8 + k - 1]
+
+    def _ram(self, pos, rammer, d, k):
+        """HB-13: the k-th sheep on the ray moves one square on; the sheep before it and the rammer
+        pack behind it: the j-th sheep of the chain (rammer j=0) ends on ray[i + 1 - k + j]."""
+        ray, occupied, i = self._ray_target(pos, rammer, d, k)
+        on_ray = jnp.asarray(T.RAY_POS)[pos[rammer], d][pos]  # (9,) index on the ray or -1
+        # j: the sheep's rank on the ray (its own bit and the bits before it)
+        j = jax.lax.population_count(occupied & ((2 << jnp.maximum(on_ray, 0)) - 1))
+        moving = (on_ray >= 0) & (j <= k)
+        base = i + 1 - k
+        new = jnp.where(moving, ray[jnp.clip(base + j, 0, T.RAY_LEN - 1)], pos)
+        return _set(new, rammer, ray[jnp.clip(base, 0, T.RAY_LEN - 1)])
+
+    def _leap(self, pos, sheep, d, k):
+        """HB-14: the sheep lands right behind the k-th sheep on its ray."""
+        ray, _, i = self._ray_target(pos, sheep, d, k)
+        return _set(pos, sheep, ray[jnp.minimum(i + 1, T.RAY_LEN - 1)])
+
+    @staticmethod
+    def _trough(pos, side):
+        """HB-16: every sheep slides towards ``side`` and packs against the flock's outermost line
+        and the sheep before it in its column (N/S) or row (E/W)."""
+        group = jnp.asarray(T.SIDE_GROUP_T)[side][pos]
+        dist = jnp.asarray(T.SIDE_DIST_T)[side][pos]
+        ahead = jnp.sum((group[None, :] == group[:, None]) & (dist[None, :] < dist[:, None]), axis=1)
+        return jnp.asarray(T.SIDE_SQUARE_T)[side][group * D.SIZE + jnp.min(dist) + ahead]
+
+    def _moved(self, state: State, t: jax.Array, m: jax.Array, panic: jax.Array) -> jax.Array:
+        """The sheep squares after move ``m`` of card type ``t`` (a panic ram when ``panic``)."""
+        pos = state.pos
+        own = 2 * jnp.maximum(state.player, 0)
+        d, k = (m >> 3) & 7, (m & 7) + 1
+        jumper = jnp.where(panic, m >> 6, own + (m >> 6))
+        step_sheep = own + (m >> 3)
+        stepped = _set(pos, step_sheep, jnp.asarray(T.STEP_SQ)[pos[step_sheep], m & 7])
+        rammed = self._ram(pos, jumper, d, k)
+        leapt = self._leap(pos, jumper, d, k)
+        line_move = m + jnp.where(t == 4, 60, 0)  # row/column caravans follow the 30 diagonals
+        caravan = jnp.asarray(T.CARAVAN_NEXT)[line_move][pos]
+        trough = self._trough(pos, jnp.clip(m, 0, 3))
+        options = jnp.stack([stepped, rammed, leapt, caravan, caravan, trough, pos, pos])
+        return options[jnp.where(t < 0, 7, t)]
+
+    # ---- the turn sequence -----------------------------------------------------------------------
+    def _apply(self, state: State, action: jax.Array, dice: jax.Array) -> State:
+        cat = jnp.asarray(T.ACTION_CAT)[action]
+        t = jnp.asarray(T.ACTION_T)[action]
+        m = jnp.asarray(T.ACTION_M)[action]
+        p = jnp.maximum(state.player, 0)
+        is_card, is_discard = cat == T.CAT_CARD, cat == T.CAT_DISCARD
+        is_move, is_panic, is_tile = cat == T.CAT_MOVE, cat == T.CAT_PANIC, cat == T.CAT_TILE
+        kind = action % NUM_KINDS
+        chooses = is_card | is_discard  # the card leaves the game when it is chosen
+        hands = state.hands - _hot2(state.hands.shape, p, kind, chooses)
+        card_kind = jnp.where(chooses, kind, state.card_kind)
+        card_value = jnp.where(chooses, kind % 3 + 1, state.card_value)
+        pos = self._moved(state, jnp.where(is_move | is_panic, t, -1), m, is_panic)
+        is_trough, is_herd = is_move & (t == 5), is_move & (t == 6)
+        facing = jnp.where(is_herd, (state.facing + jnp.where(m == 0, 1, 3)) % 4, state.facing)
+        after_trough = jnp.where(is_trough, (m + 2) % 4, state.after_trough)
+        after_herd = jnp.where(is_herd, 1 - m, state.after_herd)
+        tile = action - TILE_BASE
+        tiles = state.tiles - _hot2(state.tiles.shape, p, tile - 1, is_tile & (tile > 0))
+        # after the card (HB-9): a time tile is pending while the player holds one
+        after_card = is_discard | is_move
+        to_tile = after_card & (jnp.sum(tiles[p]) > 0)
+        finish = (after_card & ~to_tile) | is_tile
+        dt = card_value + jnp.where(is_tile, tile, 0)
+        pending = jnp.where(is_card, MOVE, jnp.where(to_tile, TILE, state.pending))
+        state = state.replace(
+            pos=pos, hands=hands, tiles=tiles, facing=facing, card_kind=card_kind, card_value=card_value,
+            after_trough=after_trough, after_herd=after_herd, pending=pending,
+            die=jnp.where(is_panic, -1, state.die),
+        )
+        state, ended, roll = self._finish_turn(state, finish, dt)
+        # after a panic ram: the opening goes on (HB-8), otherwise the next turn
+        in_opening = is_panic & ((state.opening < len(self.opening_seq)) | (state.time == 0))
+        return self._settle(
+            state, dice, opening=in_opening, single_roll=roll,
+            next_turn=(finish & ~ended & ~roll) | (is_panic & ~in_opening), ended=ended,
+        )
+
+    def _finish_turn(self, state: State, finish: jax.Array, dt: jax.Array):
+        """HB-9 (2)-(4), HB-18..21 when ``finish``: time, scoring; returns (state, game ended on
+        74, a panic space reached)."""
+        old = state.time
+        new = jnp.minimum(old + dt, jnp.where(old < D.PEN_1, D.PEN_1, D.PEN_2))
+        new = jnp.where(finish, new, old)
+        p = jnp.maximum(state.player, 0)
+        pos = state.pos
+        pair = jnp.asarray(T.ADJ_T)[pos[2 * p], pos[2 * p + 1]]
+        thea = jnp.asarray(T.ADJ_T)[pos[D.THEA], pos[2 * p]] + jnp.asarray(T.ADJ_T)[pos[D.THEA], pos[2 * p + 1]]
+        phase2 = (new > 12) & (new <= D.PEN_1)
+        phase4 = new >= 50
+        twice2 = (((old <= D.WALL_1) & (new > D.WALL_1)).astype(i32) + (new == D.PEN_1)) * phase2
+        twice4 = (((old <= D.WALL_2) & (new > D.WALL_2)).astype(i32) + (new == D.PEN_2)) * phase4
+        rows2, rows4 = self._row_points(state.pos, state.facing)
+        owner = jnp.asarray(self.owner)
+        gains = owner @ (rows2 * twice2 + rows4 * twice4)
+        active = jnp.where(jnp.arange(self.n) == p, jnp.where(new <= 12, pair, 0) + jnp.where((new > D.PEN_1) & (new < 50), thea, 0), 0)
+        scores = state.scores + jnp.where(finish, gains + active, 0)
+        ended = finish & (new == D.PEN_2)
+        roll = finish & ~ended & jnp.asarray(self.panic_space)[new]
+        reset = lambda field, value: jnp.where(finish, value, field)  # noqa: E731
+        state = state.replace(
+            time=new, scores=scores,
+            no_trough=reset(state.no_trough, state.after_trough), no_herd=reset(state.no_herd, state.after_herd),
+            after_trough=reset(state.after_trough, -1), after_herd=reset(state.after_herd, -1),
+            card_value=reset(state.card_value, 0), card_kind=reset(state.card_kind, -1),
+        )
+        return state, ended, roll
+
+    def _row_points(self, pos: jax.Array, facing: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """HB-21: points of every sheep in a phase-2 and in a phase-4 scoring with ``facing``."""
+        rows = jnp.asarray(T.SIDE_DIST_T)[facing][pos]
+        idx = jnp.arange(D.SIZE)
+        present = jnp.any(rows[:, None] == idx, axis=0)
+        front = jnp.min(rows)
+        if self.consecutive:
+            rows2 = jnp.maximum(0, 4 - (rows - front))
+        else:
+            before = jnp.sum(present[None, :] & (idx[None, :] < rows[:, None]), axis=1)
+            rows2 = jnp.maximum(0, 4 - before)
+        behind = jnp.sum(present[None, :] & (idx[None, :] > rows[:, None]), axis=1)
+        rows4 = jnp.where(rows == front, 0, jnp.maximum(0, 4 - behind))
+        return rows2.astype(i32), rows4.astype(i32)
+
+    def _settle(self, state: State, dice, opening, single_roll, next_turn, ended=jnp.bool_(False)) -> State:
+        """Rolls (a panic space, or the opening over void rolls), the next turn or the end, then the
+        mask, rewards and pgx fields of the decision the game now rests at."""
+        occ = self._occupancy(state.pos)
+        jumps = self._jumps(state.pos, self._ray_bits(state.pos))
+        can_ram = jnp.any(jumps.reshape(D.NUM_SHEEP, -1), axis=1)  # (9,)
+        rammers = jnp.asarray(T.RAMMERS)
+        player, pending, die, taken = state.player, state.pending, state.die, state.opening
+        # a panic space (HB-9 (4)): the player who just moved rolls; a void roll passes on
+        single_ok = jnp.any(rammers[dice[0]] & can_ram)
+        found = single_roll & single_ok
+        die = jnp.where(found, dice[0], die)
+        next_turn = next_turn | (single_roll & ~single_ok)
+        # the opening (HB-8): the next roller in the sequence rolls until a roll allows a ram
+        seq = jnp.asarray(self.opening_seq)
+        active = opening
+        for k in range(MAX_ROLLS):
+            rolls = active & (taken < len(self.opening_seq))
+            player = jnp.where(rolls, seq[jnp.minimum(taken, len(self.opening_seq) - 1)], player)
+            ok = jnp.any(rammers[dice[k]] & can_ram)
+            taken = taken + rolls
+            die = jnp.where(rolls & ok, dice[k], die)
+            found = found | (rolls & ok)
+            active = rolls & ~ok
+        exhausted = opening & ~found
+        player = jnp.where(exhausted, -1, player)
+        next_turn = next_turn | exhausted
+        pending = jnp.where(found, PANIC, pending)
+        # the next player with cards (HB-9), else the end (HB-24)
+        n = self.n
+        candidates = (player + jnp.arange(1, n + 1)) % n
+        has_cards = jnp.sum(state.hands, axis=1)[candidates] > 0
+        nobody = ~jnp.any(has_cards)
+        player = jnp.where(next_turn & ~nobody, candidates[jnp.argmax(has_cards)], player)
+        pending = jnp.where(next_turn & ~nobody, CARD, pending)
+        turn = state.turn + (next_turn & ~nobody)
+        over = ended | (next_turn & nobody)
+        penalty = self.penalty * jnp.sum(state.tiles, axis=1)
+        scores = jnp.where(over, state.scores - penalty, state.scores)
+        state = state.replace(
+            player=jnp.where(over, -1, player), pending=jnp.where(over, OVER, pending),
+            die=jnp.where(over, -1, die), opening=taken, turn=turn, scores=scores,
+        )
+        mask = self._mask(state, occ, jumps)
+        truncated = ~over & (turn >= self.max_turns)
+        return state.replace(
+            current_player=state.player,
+            legal_action_mask=mask & ~truncated,
+            terminated=over,
+            truncated=truncated,
+            rewards=jnp.where(over, self.rank_rewards(state), 0.0).astype(jnp.float32),
+        )
+
+    # ---- outcome -------------------------------------------------------------------------------
+    def scores(self, state: State) -> jax.Array:
+        return state.scores
+
+    def rank_keys(self, state: State) -> jax.Array:
+        """HB-24: the ranking key of each seat, score first, then the sum of unused card values
+        (at most 90 < 1000)."""
+        return state.scores * 1000 + state.hands @ jnp.asarray(self.card_values)
+
+    def final_places(self, state: State) -> jax.Array:
+        """HB-24: place of each seat by score, then unused card values; equal keys share."""
+        keys = self.rank_keys(state)
+        return jnp.sum(keys[None, :] > keys[:, None], axis=1).astype(i32)
+
+    def rank_rewards(self, state: State) -> jax.Array:
+        """+1 first … −1 last, linear between; tied seats share the mean of their slots."""
+        return rank_rewards(self.rank_keys(state))
+
+    # ---- observation ---------------------------------------------------------------------------
+    def _observation(self, state: State, seat: jax.Array) -> jax.Array:
+        n = self.n
+        seat = jnp.asarray(seat, i32) % n
+        phase = jnp.asarray(T.PHASE_OF)[state.time]
+        pending, over = state.pending, state.pending == OVER
+        fallback = (pending == CARD) & jnp.any(state.legal_action_mask[NUM_KINDS : 2 * NUM_KINDS])
+        pending_slot = jnp.select(
+            [pending == CARD, (pending == MOVE) | (pending == TILE), pending == PANIC],
+            [fallback.astype(i32), pending + 1, i32(4)], -1,
+        )
+        at_panic = pending == PANIC
+        order = jnp.asarray(self.order)[seat]
+        pad = 4 - n
+        hot = lambda value, size: jnp.arange(size, dtype=i32) == value  # noqa: E731 (-1: none)
+        squares = state.pos[jnp.asarray(self.plane_sheep)[seat]]  # the square of each plane's sheep
+        parts = [
+            (jnp.arange(D.SQUARES, dtype=i32)[None, :] == squares[:, None]).reshape(-1),
+            hot(state.facing, 4),
+            jnp.stack([phase == 2, phase == 4]),
+            hot(state.time, D.TRACK_END + 1),
+            hot(phase, 5),
+            jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad)),
+            jnp.pad(state.hands[order], ((0, pad), (0, 0))).reshape(-1),
+            jnp.pad(state.tiles[order], ((0, pad), (0, 0))).reshape(-1),
+            hot(state.no_trough, 4),
+            hot(state.no_herd, 2),
+            hot(pending_slot, 5),
+            hot(jnp.where(over, -1, (state.player - seat) % n), 4),
+            hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES)),
+            (at_panic & (state.time == 0))[None],
+            hot(jnp.where((pending == MOVE) | (pending == TILE), state.card_kind, -1), NUM_KINDS),
+            jnp.asarray(self.template[E.PANIC_TRACK :]),
+        ]
+        return jnp.concatenate([part.astype(jnp.float32) for part in parts])
+
+    # ---- conversion with the reference engine -------------------------------------------------------
+    def to_game_dict(self, state: State) -> dict:
+        """The reference game's ``to_dict()`` (without ``rng``) of an unbatched state."""
+        state = jax.device_get(state)
+        n, o = self.n, self.options
+        out: dict[str, Any] = {
+            "config": {"num_players": n, "rule_data": copy.deepcopy(o["rule_data"]), "phase2_rows": o["phase2_rows"]},
+            "pos": [int(v) for v in state.pos],
+            "scores": [int(v) for v in state.scores],
+            "hands": [[int(v) for v in row] for row in np.asarray(state.hands)],
+            "tiles": [[int(v) for v in row] for row in np.asarray(state.tiles)],
+            "opening": [int(v) for v in self.opening_seq[int(state.opening):]],
+        }
+        for field in SCALAR_FIELDS:
+            out[field] = int(getattr(state, field))
+        return out
+
+    def from_game(self, game: HasteBockGame) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``HasteBockGame``)."""
+        if game.config() != {"num_players": self.n, "rule_data": self.options["rule_data"], "phase2_rows": self.options["phase2_rows"]}:
+            raise ValueError("the game's config (players, rule_data, phase2_rows) does not match this engine's options")
+        seq, remaining = [int(v) for v in self.opening_seq], list(game.opening)
+        if remaining != seq[len(seq) - len(remaining):]:
+            raise ValueError("the game's 'opening' is not a tail of the opening sequence")
+        fields = {f: i32(getattr(game, "_turn" if f == "turn" else f)) for f in SCALAR_FIELDS}
+        state = State(
+            rewards=jnp.zeros(self.n, jnp.float32), pos=jnp.asarray(game.pos, i32),
+            scores=jnp.asarray(game.scores, i32), hands=jnp.asarray(game.hands, i32),
+            tiles=jnp.asarray(game.tiles, i32), opening=i32(len(seq) - len(remaining)), **fields,
+        )
+        occ = self._occupancy(state.pos)
+        mask = self._mask(state, occ, self._jumps(state.pos, self._ray_bits(state.pos)))
+        over = state.pending == OVER
+        truncated = ~over & (state.turn >= self.max_turns)
+        state = state.replace(
+            current_player=state.player, legal_action_mask=jnp.where(over, True, mask & ~truncated),
+            terminated=over, truncated=truncated,
+            rewards=jnp.where(over, self.rank_rewards(state), 0.0).astype(jnp.float32),
+        )
+        return state.replace(observation=self.observe_player(state, state.current_player))
+
+    def feed_chance(self, game: HasteBockGame, key: jax.Array) -> None:
+        """Let the reference ``game`` roll the dice ``step(..., key)`` rolls (see Chance)."""
+        game.rng = StreamRandom(host_stream(key, MAX_ROLLS))
+
+
+__all__ = ["HasteBockJax", "State", "step_dice", "init_chance", "MAX_ROLLS"]
