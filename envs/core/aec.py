@@ -256,16 +256,22 @@ class MeadowEnv(AECEnv, EzPickle):
         """
         if self._needs_reset:
             raise RuntimeError("call reset() before snapshot()")
+        return self.snapshot_of(self.game.to_dict(), self.agents, self._cumulative_rewards, self.last_action)
+
+    def snapshot_of(self, game: dict, agents: list[str], cumulative_rewards: dict[str, float],
+                    last_action: tuple[str, int] | None = None) -> dict:
+        """A :meth:`snapshot` of this env's options holding the given game state (a game's
+        ``to_dict()``) and bookkeeping; the JAX engines convert their states with it."""
         return {
             "format": "meadowzoo",
             "version": SNAPSHOT_VERSION,
             "env": self.metadata["name"],
             "options": copy.deepcopy(self.options),
             "max_turns": self.max_turns,
-            "game": self.game.to_dict(),
-            "agents": list(self.agents),
-            "cumulative_rewards": {a: float(r) for a, r in self._cumulative_rewards.items()},
-            "last_action": list(self.last_action) if self.last_action else None,
+            "game": game,
+            "agents": list(agents),
+            "cumulative_rewards": {a: float(r) for a, r in cumulative_rewards.items()},
+            "last_action": list(last_action) if last_action else None,
         }
 
     def restore(self, snapshot: dict) -> None:

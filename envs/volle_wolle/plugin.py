@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     title="Volle Wolle",
     env_module="meadowzoo.envs.volle_wolle_v0",
     player_counts=(2, 3, 4, 5, 6),
+    jax_engine="meadowzoo.envs.volle_wolle.jax_engine:VolleWolleJax",
 )

@@ -1,0 +1,266 @@
+"""The shared core of meadowzoo's batched JAX engines (``pgx.Env``), game-agnostic.
+
+Every game's JAX engine is a subclass of :class:`MeadowJaxEnv`, itself a ``pgx.Env`` (pgx 2.x):
+``init(key)``, ``step(state, action, key)``, ``observe(state)``, ``state.legal_action_mask``,
+``state.rewards`` … run under ``jax.jit`` and ``jax.vmap`` on CPU and GPU, so Pgx's baselines and
+mctx search use them unchanged. This module holds what the engines share:
+
+* :class:`MeadowJaxEnv`: option handling, the mandatory step ``key``, every player's observation
+  (:meth:`MeadowJaxEnv.observe_player`, :meth:`MeadowJaxEnv.observe_all`, without Pgx's
+  deprecation warning), conversion both ways between a JAX state and the PettingZoo env's
+  ``snapshot()`` (:meth:`MeadowJaxEnv.to_snapshot`, :meth:`MeadowJaxEnv.from_snapshot`);
+* :func:`rank_rewards`: the reward by final rank of :mod:`meadowzoo.envs.core.rewards` (first +1,
+  last −1, linear between, tied players share the mean of their places), from scores;
+* **the chance scheme** shared with the reference engines (:func:`chance_stream`,
+  :func:`stream_int`, :func:`stream_order`, :class:`StreamRandom`): see below;
+* small helpers for branch-free code (:func:`when`, :func:`unbatch`).
+
+Importing this module imports JAX and Pgx; ``import meadowzoo`` and ``meadowzoo.envs`` never do
+(only :mod:`meadowzoo.jax`, the engines and the harness import it).
+
+Chance
+------
+Chance is drawn by the JAX engine and fed to the reference engine, never drawn twice:
+
+* **The set-up** (shuffles, seat draws of ``init(key)``) is drawn with ``jax.random`` from the
+  init key; the reference engine receives it through the state: :meth:`MeadowJaxEnv.to_snapshot`
+  and ``raw_env.restore``.
+* **In-game chance** of ``step(state, action, key)`` (dice, reshuffles) comes from ``key`` as a
+  *stream* of 24-bit uniforms, ``u[i] = bits(key)[i] >> 8`` for ``i < stream size`` (one
+  ``jax.random.bits`` call per step: :func:`chance_stream`). The engine consumes them in the order
+  in which the reference engine calls its generator, one uniform per call: an integer below ``m``
+  (a die of ``m`` faces minus one, a random seat …) is ``(u·m) >> 24`` (:func:`stream_int`), a
+  shuffle of ``k`` items orders them by ``k`` consecutive uniforms, stable (:func:`stream_order`).
+* **The reference engine** gets the same outcomes from :class:`StreamRandom`, a stand-in for its
+  ``numpy.random.Generator`` holding that step's stream: ``random()`` returns ``u/2**24`` (so the
+  reference's own ``int(random()·m)`` gives the same integer: exact in float64), ``integers(m)``
+  and ``shuffle`` / ``permutation`` follow the same two rules. Each engine's ``feed_chance(game,
+  key)`` installs it before the reference plays that step's action; a reference call past the end
+  of the stream raises (the engine's stream size is a proven bound: a mismatch, never a silent
+  wrap).
+
+Because the chance of a step depends only on its key, a JAX state converted to a snapshot carries
+no generator; :meth:`MeadowJaxEnv.to_snapshot` gives the reference a seeded PCG64 generator of its
+own (``seed``), whose future dice differ from the JAX engine's unless fed through ``feed_chance``.
+
+How to add a game's JAX engine
+------------------------------
+1. Write ``envs/<game>/jax_engine.py`` with a state class (``@pgx._src.struct.dataclass``
+   subclassing ``pgx.core.State``: the six Pgx fields, ``_step_count`` and the game's own arrays)
+   and ``class <Game>Jax(MeadowJaxEnv)``. Shapes may depend on the options (player count), never
+   on traced values; no Python control flow on traced values (``jax.lax.cond`` / :func:`when`,
+   ``jax.lax.while_loop``, ``jnp.where``).
+2. Implement ``_check_options`` (support each option of the PettingZoo env that changes the rules,
+   or refuse it with a ``ValueError`` naming it), ``_init(key)``, ``_step(state, action, key)``
+   (after a legal action; the base class handles terminated states and illegal actions the Pgx
+   way), ``_observe(state, player)`` (identical to ``raw_env.observe(agent)["observation"]``),
+   ``scores(state)``, ``id``, ``num_players``, and the conversion hooks ``to_game_dict(state)`` (equal
+   to the reference game's ``to_dict()`` except ``rng``), ``from_game(game)`` and
+   ``feed_chance(game, key)`` (chance as above). Action indices are the PettingZoo env's.
+3. Set ``jax_engine="meadowzoo.envs.<game>.jax_engine:<Game>Jax"`` in the game's ``plugin.py``:
+   :func:`meadowzoo.jax.make` finds it there.
+4. Prove identity with :mod:`meadowzoo.envs.core.jax_harness` (``run_differential`` and
+   ``check_hidden_information``) in ``tests/jax/test_<game>.py``: a few games per player count
+   in the default suite, ≥ 300 per count in a ``@pytest.mark.slow`` test.
+5. Add the game to ``benchmarks/jax_speed.py``'s configurations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx.core
+
+
+#: bits of one chance uniform: small enough that ``u·m`` stays exact in int32 (m < 128) and in
+#: float64 on the reference side
+CHANCE_BITS = 24
+_CHANCE_SCALE = float(1 << CHANCE_BITS)
+_MAX_STREAM_INT = 1 << (31 - CHANCE_BITS)  # largest m for which u·m fits in int32
+
+
+# ---- chance -----------------------------------------------------------------------------------------
+def chance_stream(key: jax.Array, size: int) -> jax.Array:
+    """The step's chance: ``size`` uniforms in ``0 .. 2**24 - 1`` (int32) drawn from ``key``."""
+    return (jax.random.bits(key, (size,), jnp.uint32) >> (32 - CHANCE_BITS)).astype(jnp.int32)
+
+
+def stream_int(u: jax.Array, m: int) -> jax.Array:
+    """An integer in ``0 .. m-1`` from one uniform of :func:`chance_stream` (exact, ``m < 128``)."""
+    if not 1 <= m < _MAX_STREAM_INT:
+        raise ValueError(f"stream_int needs 1 <= m < {_MAX_STREAM_INT}, got {m}")
+    return (u * m) >> CHANCE_BITS
+
+
+def stream_order(u: jax.Array) -> jax.Array:
+    """Indices ordering items by their uniforms ``u`` (a shuffle; stable, so ties keep their order)."""
+    return jnp.argsort(u, stable=True)
+
+
+class StreamRandom:
+    """A stand-in for the reference engine's ``numpy.random.Generator`` that replays one step's
+    chance stream (see the module docstring). Only the calls the reference engines make are
+    offered; each consumes uniforms in order and raises ``RuntimeError`` past the stream's end."""
+
+    def __init__(self, uniforms: np.ndarray) -> None:
+        self.uniforms = [int(u) for u in np.asarray(uniforms).reshape(-1)]
+        self.used = 0
+
+    def _next(self) -> int:
+        if self.used >= len(self.uniforms):
+            raise RuntimeError(f"the reference engine drew more than the step's {len(self.uniforms)} chance uniforms")
+        u = self.uniforms[self.used]
+        self.used += 1
+        return u
+
+    def random(self) -> float:
+        return self._next() / _CHANCE_SCALE
+
+    @property
+    def bit_generator(self) -> np.random.PCG64:
+        """A PCG64 seeded from the unused rest of the stream, so that the reference game's
+        ``to_dict`` / ``clone`` work while it is fed (they record or copy a generator state)."""
+        return np.random.PCG64(self.uniforms[self.used:] or [0])
+
+    def integers(self, low: int, high: int | None = None) -> int:
+        if high is None:
+            low, high = 0, low
+        m = int(high) - int(low)
+        if not 1 <= m < _MAX_STREAM_INT:
+            raise ValueError(f"StreamRandom.integers needs 1 <= high - low < {_MAX_STREAM_INT}, got {m}")
+        return int(low) + (self._next() * m >> CHANCE_BITS)
+
+    def permutation(self, x: int | list) -> np.ndarray:
+        items = np.arange(x) if isinstance(x, (int, np.integer)) else np.asarray(x)
+        u = np.array([self._next() for _ in range(len(items))], dtype=np.int64)
+        return items[np.argsort(u, kind="stable")]
+
+    def shuffle(self, x: list) -> None:
+        order = self.permutation(len(x))
+        x[:] = [x[i] for i in order]
+
+
+def host_stream(key: jax.Array, size: int) -> np.ndarray:
+    """:func:`chance_stream` on the host (numpy), for :class:`StreamRandom`."""
+    return np.asarray(_host_stream(key, size))
+
+
+_host_stream = jax.jit(chance_stream, static_argnums=1)
+
+
+# ---- rewards ----------------------------------------------------------------------------------------
+def rank_rewards(scores: jax.Array) -> jax.Array:
+    """Reward by final rank from per-player scores (most first): as
+    :func:`meadowzoo.envs.core.rewards.rank_rewards` without teams. A player behind ``k`` others
+    and tied with ``m - 1`` shares the slots ``k .. k+m-1`` of ``1 - 2s/(n-1)``: ``1 - (2k+m-1)/(n-1)``."""
+    n = scores.shape[-1]
+    ahead = (scores[..., None, :] > scores[..., :, None]).sum(-1)
+    tied = (scores[..., None, :] == scores[..., :, None]).sum(-1)
+    return (1.0 - (2 * ahead + tied - 1) / (n - 1)).astype(jnp.float32)
+
+
+def places(scores: jax.Array) -> jax.Array:
+    """Per-player place (0 = best; equal scores share a place): players with strictly more points."""
+    return (scores[..., None, :] > scores[..., :, None]).sum(-1).astype(jnp.int32)
+
+
+# ---- branch-free helpers ---------------------------------------------------------------------------
+def when(pred: jax.Array, fn, state):
+    """``fn(state)`` where ``pred`` holds, else ``state`` (a ``lax.cond``: under ``vmap`` both run
+    and are selected, unbatched only the taken branch runs)."""
+    return jax.lax.cond(pred, fn, lambda s: s, state)
+
+
+def unbatch(tree: Any, index: int) -> Any:
+    """Element ``index`` of a batched pytree (a state of a ``vmap``-ed batch)."""
+    return jax.tree_util.tree_map(lambda leaf: leaf[index], tree)
+
+
+# ---- the engine base --------------------------------------------------------------------------------
+class MeadowJaxEnv(pgx.core.Env):
+    """Base class of the meadowzoo JAX engines (see the module docstring for what to implement)."""
+
+    #: registry name of the game (``meadowzoo.envs.registry.GAMES``)
+    game: str = ""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__()
+        self.options = self._check_options(dict(options))
+
+    # ---- hooks ------------------------------------------------------------------------------------
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:  # pragma: no cover - abstract
+        """Validate the options; ``ValueError`` for an unknown or unsupported one."""
+        raise NotImplementedError
+
+    def reference_env(self):  # pragma: no cover - abstract
+        """A fresh PettingZoo ``raw_env`` with the same rules (the reference engine)."""
+        raise NotImplementedError
+
+    def to_game_dict(self, state) -> dict:  # pragma: no cover - abstract
+        """The reference game's ``to_dict()`` of an unbatched state, without ``rng``."""
+        raise NotImplementedError
+
+    def from_game(self, game):  # pragma: no cover - abstract
+        """The JAX state (unbatched) of a reference game object."""
+        raise NotImplementedError
+
+    def scores(self, state) -> jax.Array:  # pragma: no cover - abstract
+        """Every player's points as if the game ended now (int32, ``(num_players,)``); places
+        and rewards follow from them (:func:`places`, :func:`rank_rewards`)."""
+        raise NotImplementedError
+
+    def feed_chance(self, game, key: jax.Array) -> None:  # pragma: no cover - abstract
+        """Make the reference ``game`` draw the chance outcomes ``step(..., key)`` draws."""
+        raise NotImplementedError
+
+    # ---- Pgx interface ----------------------------------------------------------------------------
+    def step(self, state, action, key=None):
+        """As ``pgx.Env.step``; ``key`` is required (it carries the step's chance, as in Pgx's
+        stochastic games). An illegal action ends the game with −1 for the mover (Pgx's rule)."""
+        if key is None:
+            raise ValueError(f"{type(self).__name__}.step needs a key: step(state, action, key) (the dice come from it)")
+        return super().step(state, action, key)
+
+    def observe_player(self, state, player) -> jax.Array:
+        """Observation of ``player`` (any seat, not only the one to move); as the PettingZoo
+        env's ``observe(f"player_{player}")["observation"]``."""
+        return jax.lax.stop_gradient(self._observe(state, jnp.asarray(player, jnp.int32)))
+
+    def observe_all(self, state) -> jax.Array:
+        """Every player's observation, ``(num_players, observation size)``."""
+        return jax.vmap(lambda p: self.observe_player(state, p))(jnp.arange(self.num_players, dtype=jnp.int32))
+
+    # ---- conversion -------------------------------------------------------------------------------
+    def to_snapshot(self, state, seed: int = 0) -> dict:
+        """The PettingZoo env's ``snapshot()`` of an unbatched state (``raw_env.restore`` takes
+        it). The reference's generator is PCG64 seeded with ``seed`` (chance does not transfer,
+        see the module docstring); ``last_action`` is ``None``; at the end the cumulative rewards
+        are the final rewards, as the env's right after the last move."""
+        state = jax.device_get(state)
+        game = self.to_game_dict(state)
+        game["rng"] = np.random.default_rng(seed).bit_generator.state
+        reference = self._reference_template()
+        agents = list(reference.possible_agents)
+        over = bool(state.terminated)
+        rewards = [float(r) for r in state.rewards] if over else [0.0] * len(agents)
+        return reference.snapshot_of(game, agents, dict(zip(agents, rewards)))
+
+    def from_snapshot(self, snapshot: dict):
+        """The JAX state of a PettingZoo env ``snapshot()`` (validated by the env's ``restore``:
+        a malformed snapshot or one of other options raises ``ValueError``)."""
+        reference = self.reference_env()
+        reference.restore(snapshot)
+        return self.from_game(reference.game)
+
+    def _reference_template(self):
+        if getattr(self, "_template", None) is None:
+            self._template = self.reference_env()
+        return self._template
+
+    # ---- Pgx properties ---------------------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        return "v0"

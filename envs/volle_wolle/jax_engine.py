@@ -1,0 +1,681 @@
+"""Volle Wolle — batched JAX engine (``pgx.Env``), identical to the PettingZoo env.
+
+Rules VW-1 … VW-17 of ``shared/rules/volle_wolle.md`` as in the reference forward model
+:mod:`meadowzoo.envs.volle_wolle.rules` (every DECISION note there holds here too); pure and
+functional, for ``jax.jit`` and ``jax.vmap`` on CPU and GPU. Built by
+``meadowzoo.jax.make("volle_wolle", num_players=4)``; the shared core is
+:mod:`meadowzoo.envs.core.jax_core`.
+
+====================  ===============================================================
+Interface             ``pgx.Env`` (pgx 2.x): ``init(key)``, ``step(state, action, key)``
+Players               ``num_players`` = 2..6 (default 4), seats 0..n-1 = ``player_0 …``
+Actions               27, the PettingZoo env's indices (below)
+Legal mask            ``state.legal_action_mask``, bool (27,); all true once terminated (Pgx)
+Observation           ``state.observation`` (of ``state.current_player``),
+                      ``env.observe_player(state, p)``, ``env.observe_all(state)``: float32
+                      (22 + 11·(n+1) + T + 20·n,), the PettingZoo env's vector exactly
+Rewards               ``state.rewards`` (n,) float32, at the final step only: by rank
+Options               ``num_players``, ``deck`` (None, a path or a list of 60 card dicts)
+====================  ===============================================================
+
+Observation and actions
+-----------------------
+Exactly those of :mod:`meadowzoo.envs.volle_wolle.env` (see its tables): the observation of
+player ``p`` equals ``raw_env.observe(f"player_{p}")["observation"]`` and the mask
+``raw_env.observe(agent)["action_mask"]`` of the player to move, at every decision (proven by
+:mod:`meadowzoo.envs.core.jax_harness`), so a policy trained on either plays the other unchanged.
+Actions: 0..12 bid 14..25, 26+; 13 claim; 14 decline; 15..17 keep d12/d10/d8; 18 avoid black
+sheep; 19 take black sheep; 20..26 take display card 1..7.
+
+Pgx conventions: ``current_player`` is the player to move (0 once the game is over, as the
+PettingZoo env's ``agent_selection``); an illegal action ends the game with −1 for the mover and
++1/(n−1) for the others; a step on a finished game changes nothing and gives zero rewards;
+``truncated`` stays false (a game ends within 60 cards; wrap with a time limit if wanted).
+
+State
+-----
+``state._x`` (:class:`GameState`) holds the reference game's state card by card (shapes fixed by
+``num_players`` n): ``pile`` (60 card ids; the first ``pile_len`` are the draw pile, drawn from
+the end), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
+``hpos`` (per held card: its position in the herd, or among the dogs), ``herd_len``,
+``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), and the
+reference's scalars and lists of the same names: ``back``, ``wool``, ``supply``, ``round``,
+``turns``, ``dice``, ``bids``, ``revealed``, ``order`` (meaningful once revealed), ``pos``,
+``attempt``, ``kept``, ``base``, ``bonus``, ``neg``, ``target``, ``can_claim``, ``picks``,
+``black_only``, ``phase`` (bid, roll, black, pick, over) and ``cur``. The bone holder is
+``loc[bone card]`` when it is held. :meth:`VolleWolleJax.to_game_dict` gives the reference's
+``to_dict()``; :meth:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv.to_snapshot` /
+``from_snapshot`` convert both ways with the PettingZoo env's snapshots.
+
+A step applies the action, then resolves everything that needs no decision as the reference's
+``apply`` does (rolls, forced successes and failures, wool, picks whose order cannot matter, the
+next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
+decision or the end.
+
+Chance
+------
+``init(key)`` shuffles the pile and deals the betting cards (backs 1..6, one per player) with
+``jax.random.permutation``. ``step(state, action, key)`` rolls the dice from ``key``: the step's
+chance stream holds 3n uniforms (:func:`~meadowzoo.envs.core.jax_core.chance_stream`), consumed one
+per die in the reference's order (d12, d10, d8, skipping dice set aside; attempt after attempt,
+player after player); a die of ``m`` faces shows ``(u·m >> 24) + 1``. A step rolls at most 3n
+dice: the mover's own reroll (≤ 2 dice) or nothing, then at most one 3-die roll per later player
+in the round (≤ n rollers, and ≤ n−1 when n > 2). :meth:`VolleWolleJax.feed_chance` hands the same
+stream to the reference game (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx.core
+from pgx._src.struct import dataclass
+
+from meadowzoo.envs.core.jax_core import (
+    MeadowJaxEnv,
+    StreamRandom,
+    chance_stream,
+    host_stream,
+    rank_rewards,
+    stream_int,
+    when,
+)
+from meadowzoo.envs.volle_wolle import data, env as pz_env, rules
+from meadowzoo.envs.volle_wolle.data import (
+    BID_26_PLUS,
+    BLACK,
+    BLACK_SHEEP_LIMIT,
+    BONE,
+    BONE_PER_DOG,
+    DOG,
+    K007,
+    K370,
+    MOST_DOGS,
+    NUM_CARDS,
+    ONE_DOG,
+    SCORE_007_SET,
+    WHITE,
+)
+from meadowzoo.envs.volle_wolle.rules import (
+    AVOID_BLACK,
+    BID as PH_BID,
+    BLACK_CHOICE as PH_BLACK,
+    CLAIM,
+    DECLINE,
+    KEEP,
+    NUM_ACTIONS,
+    NUM_BIDS,
+    OVER as PH_OVER,
+    PICK as PH_PICK,
+    PICK_SLOT,
+    ROLL as PH_ROLL,
+    TAKE_BLACK,
+)
+
+# pending automatic work of the resolve loop (what the reference's apply would call next)
+DONE, NEXT, ROLL, FAIL, CPICK, START = range(6)
+_IN_PILE, _IN_DISPLAY = -1, -2
+_I32 = jnp.int32
+
+
+@dataclass
+class GameState:
+    """The rules state (see the module docstring); every field an array."""
+
+    pile: jax.Array
+    pile_len: jax.Array
+    loc: jax.Array
+    hpos: jax.Array
+    herd_len: jax.Array
+    dog_len: jax.Array
+    top: jax.Array
+    display: jax.Array
+    back: jax.Array
+    wool: jax.Array
+    supply: jax.Array
+    round: jax.Array
+    turns: jax.Array
+    dice: jax.Array
+    bids: jax.Array
+    revealed: jax.Array
+    order: jax.Array
+    pos: jax.Array
+    attempt: jax.Array
+    kept: jax.Array
+    base: jax.Array
+    bonus: jax.Array
+    neg: jax.Array
+    target: jax.Array
+    can_claim: jax.Array
+    picks: jax.Array
+    black_only: jax.Array
+    phase: jax.Array
+    cur: jax.Array
+
+
+@dataclass
+class State(pgx.core.State):
+    current_player: jax.Array
+    observation: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    legal_action_mask: jax.Array
+    _step_count: jax.Array
+    _x: GameState
+
+    @property
+    def env_id(self) -> str:
+        return "volle_wolle"
+
+
+class _Tables:
+    """Per-configuration constants (deck columns, observation tables) as numpy arrays; jnp
+    constants are made from them inside the traced functions."""
+
+    def __init__(self, deck: data.Deck, n: int) -> None:
+        self.n = n
+        self.kind = np.array(deck.kind, np.int32)
+        self.points = np.array(deck.points, np.int32)
+        self.modifier = np.array(deck.modifier, np.int32)
+        self.bone_symbol = np.array(deck.bone_symbol, bool)
+        self.number = np.array(deck.number, np.int32)
+        self.bone_card = deck.bone_card
+        self.card_features = pz_env.card_features(deck)  # (61, 11), row 60 = empty slot
+        self.type_onehot = np.eye(deck.num_types, dtype=np.float32)[list(deck.type_of)]  # (60, T)
+        self.targets = np.array(data.BID_TARGETS, np.int32)
+        self.cards_for_attempt = np.array((0,) + data.CARDS_FOR_ATTEMPT, np.int32)
+        self.score_370 = np.array(data.SCORE_370, np.int32)
+        self.obs_size = pz_env.GLOBAL + pz_env.SLOT * (n + 1) + deck.num_types + pz_env.PLAYER * n
+
+
+class VolleWolleJax(MeadowJaxEnv):
+    """The Volle Wolle JAX engine; see the module docstring."""
+
+    game = "volle_wolle"
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"num_players", "deck"}
+        if unknown:
+            raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Volle Wolle JAX engine; "
+                             "it takes num_players and deck")
+        n = options.setdefault("num_players", 4)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not data.MIN_PLAYERS <= n <= data.MAX_PLAYERS:
+            raise ValueError(f"num_players must be an integer {data.MIN_PLAYERS}..{data.MAX_PLAYERS}, got {n!r}")
+        options["num_players"] = int(n)
+        deck = options.setdefault("deck", None)
+        if deck is not None and not isinstance(deck, (str, list)):
+            raise ValueError("deck must be None, a path string or a list of card dicts")
+        self.deck = data.load_deck(deck)
+        self.t = _Tables(self.deck, int(n))
+        return options
+
+    # ---- Pgx properties ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return "volle_wolle"
+
+    @property
+    def num_players(self) -> int:
+        return self.t.n
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.t.obs_size,)
+
+    def reference_env(self):
+        return pz_env.raw_env(**self.options)
+
+    # ---- init -------------------------------------------------------------------------------------
+    def _init(self, key: jax.Array) -> State:
+        n = self.t.n
+        pile_key, back_key = jax.random.split(key)
+        g = GameState(
+            pile=jax.random.permutation(pile_key, NUM_CARDS).astype(_I32),
+            pile_len=_I32(NUM_CARDS),
+            loc=jnp.full(NUM_CARDS, _IN_PILE, _I32),
+            hpos=jnp.zeros(NUM_CARDS, _I32),
+            herd_len=jnp.zeros(n, _I32),
+            dog_len=jnp.zeros(n, _I32),
+            top=jnp.full(n, -1, _I32),
+            display=jnp.full(n + 1, -1, _I32),
+            back=(jax.random.permutation(back_key, len(data.BETTING_BACKS))[:n] + 1).astype(_I32),
+            wool=jnp.full(n, data.WOOL_START, _I32),
+            supply=_I32(data.WOOL_TOTAL - data.WOOL_START * n),
+            round=_I32(0),
+            turns=_I32(0),
+            dice=jnp.zeros(3, _I32),
+            bids=jnp.full(n, -1, _I32),
+            revealed=jnp.bool_(False),
+            order=jnp.zeros(n, _I32),
+            pos=_I32(0),
+            attempt=_I32(0),
+            kept=_I32(0),
+            base=_I32(0),
+            bonus=_I32(0),
+            neg=_I32(0),
+            target=_I32(0),
+            can_claim=jnp.bool_(False),
+            picks=_I32(0),
+            black_only=jnp.bool_(False),
+            phase=_I32(PH_BID),
+            cur=_I32(0),
+        )
+        g = self._start_round(g)
+        return self._wrap(g, jnp.zeros(n, jnp.float32), _I32(0))
+
+    def _wrap(self, g: GameState, rewards: jax.Array, step_count: jax.Array) -> State:
+        over = g.phase == PH_OVER
+        return State(
+            current_player=jnp.where(over, 0, g.cur).astype(_I32),
+            observation=jnp.zeros(self.t.obs_size, jnp.float32),
+            rewards=rewards,
+            terminated=over,
+            truncated=jnp.bool_(False),
+            legal_action_mask=self._legal(g),
+            _step_count=step_count,
+            _x=g,
+        )
+
+    # ---- step -------------------------------------------------------------------------------------
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        n = self.t.n
+        uniforms = chance_stream(key, 3 * n)
+        g = state._x.replace(turns=state._x.turns + 1)
+        action = jnp.asarray(action, _I32)
+        # which handler: bid, claim, decline, keep, avoid, take black, pick
+        branch = jnp.select(
+            [action < NUM_BIDS, action == CLAIM, action == DECLINE, action < AVOID_BLACK, action == AVOID_BLACK,
+             action == TAKE_BLACK],
+            [0, 1, 2, 3, 4, 5], 6)
+        g, op = jax.lax.switch(branch, [self._bid, self._claim, self._decline, self._keep, self._avoid,
+                                        self._take_black, self._pick], g, action)
+        g, _, _ = jax.lax.while_loop(lambda c: c[1] != DONE, lambda c: self._resolve(c, uniforms), (g, op, _I32(0)))
+        over = g.phase == PH_OVER
+        rewards = jnp.where(over, rank_rewards(self.scores_of(g)), 0.0).astype(jnp.float32)
+        return self._wrap(g, rewards, state._step_count)
+
+    # the decisions: each returns the state and the pending automatic work
+    def _bid(self, g: GameState, a: jax.Array):
+        g = g.replace(bids=g.bids.at[g.cur].set(a))
+        last = g.cur + 1 >= self.t.n
+        return jax.lax.cond(last, self._reveal, lambda s: (s.replace(cur=s.cur + 1), _I32(DONE)), g)
+
+    def _reveal(self, g: GameState):
+        """VW-7, VW-8: the 26+ fee, then the order by bid, then sheep number."""
+        fee = (g.bids == BID_26_PLUS).astype(_I32)
+        number = jnp.where(g.top >= 0, jnp.asarray(self.t.number)[jnp.maximum(g.top, 0)], g.back)
+        order = jnp.lexsort((number, -g.bids)).astype(_I32)
+        g = g.replace(wool=g.wool - fee, supply=g.supply + fee.sum(), order=order, revealed=jnp.bool_(True),
+                      pos=_I32(0))
+        return g, _I32(NEXT)
+
+    def _claim(self, g: GameState, a: jax.Array):
+        g = self._pay(g, g.cur, g.target - g.base - g.bonus)
+        return self._win(g)
+
+    def _decline(self, g: GameState, a: jax.Array):
+        return g, _I32(FAIL)
+
+    def _keep(self, g: GameState, a: jax.Array):
+        return g.replace(kept=g.kept | (1 << (a - KEEP)), attempt=g.attempt + 1), _I32(ROLL)
+
+    def _avoid(self, g: GameState, a: jax.Array):
+        g = self._pay(g, g.cur, BLACK_SHEEP_LIMIT - g.base - g.bonus)
+        g = self._gain_wool(g, g.cur)
+        return g.replace(pos=g.pos + 1), _I32(NEXT)
+
+    def _take_black(self, g: GameState, a: jax.Array):
+        g = self._gain_wool(g, g.cur)
+        return self._begin_pick(g, g.cur, NUM_CARDS, True)
+
+    def _pick(self, g: GameState, a: jax.Array):
+        slot_mask = jnp.arange(self.t.n + 1) == a - PICK_SLOT
+        g = self._take(g, g.cur, slot_mask)
+        return g.replace(picks=g.picks - 1), _I32(CPICK)
+
+    # ---- automatic resolution ---------------------------------------------------------------------
+    def _resolve(self, carry, uniforms):
+        """One pass of the resolve loop: the stages in the order the reference calls them, each
+        run only when it is the pending work; usually a whole player turn per pass."""
+        for stage, function in ((NEXT, self._next_player), (ROLL, self._roll), (FAIL, self._fail),
+                                (CPICK, self._continue_pick), (START, self._start_stage)):
+            carry = when(carry[1] == stage, lambda c, f=function: f(c, uniforms), carry)
+        return carry
+
+    def _next_player(self, carry, uniforms):
+        g, _, c = carry
+        n = self.t.n
+        present = (g.display >= 0).any()
+        pos = jnp.where(present, g.pos, jnp.maximum(g.pos, n))  # empty display: everybody passes (VW-12)
+        g = g.replace(pos=pos)
+        rest_to_other = (pos == n) & (n == 2) & present  # VW-13
+        p = g.order[jnp.minimum(pos, n - 1)]
+
+        def after_order(g):
+            g = g.replace(pos=jnp.where(rest_to_other, n + 1, g.pos), attempt=_I32(0))
+            g, op = self._begin_pick(g, g.order[0], NUM_CARDS, False)
+            return g, jnp.where(rest_to_other, op, _I32(START))
+
+        def player(g):
+            takes_rest = (pos == n - 1) & (n > 2)  # VW-12: the last takes the rest without rolling
+            top = g.top[p]
+            modifier = jnp.where(top >= 0, jnp.asarray(self.t.modifier)[jnp.maximum(top, 0)], 0)
+            rolling = g.replace(cur=p, attempt=_I32(1), kept=_I32(0), neg=jnp.minimum(modifier, 0),
+                                bonus=jnp.maximum(modifier, 0), target=jnp.asarray(self.t.targets)[g.bids[p]])
+            resting, op = self._begin_pick(g.replace(cur=p, attempt=_I32(0)), p, NUM_CARDS, False)
+            g = jax.tree_util.tree_map(lambda a, b: jnp.where(takes_rest, a, b), resting, rolling)
+            return g, jnp.where(takes_rest, op, _I32(ROLL))
+
+        g, op = jax.lax.cond(pos >= n, after_order, player, g)
+        return g, op, c
+
+    def _roll(self, carry, uniforms):
+        """VW-9, VW-10: roll the dice not set aside (d12, d10, d8, one uniform each) and judge."""
+        g, _, c = carry
+        dice = g.dice
+        for die, sides in enumerate(data.DICE):
+            rolls = (g.kept >> die & 1) == 0
+            face = stream_int(uniforms[jnp.minimum(c, uniforms.shape[0] - 1)], sides) + 1
+            dice = dice.at[die].set(jnp.where(rolls, face, dice[die]))
+            c = c + rolls
+        base = dice.sum() + g.neg
+        g = g.replace(dice=dice, base=base)
+        forced = base >= g.target
+        can_claim = (~forced) & (base + g.bonus + g.wool[g.cur] >= g.target)
+        g = g.replace(can_claim=can_claim)
+        won, win_op = self._win(g)
+        waits = can_claim | (g.attempt < 3)
+        g = jax.tree_util.tree_map(lambda a, b: jnp.where(forced, a, b), won,
+                                   g.replace(phase=jnp.where(waits, PH_ROLL, g.phase)))
+        op = jnp.where(forced, win_op, jnp.where(waits, DONE, FAIL)).astype(_I32)
+        return g, op, c
+
+    def _win(self, g: GameState):
+        g = g.replace(can_claim=jnp.bool_(False))
+        return self._begin_pick(g, g.cur, jnp.asarray(self.t.cards_for_attempt)[g.attempt], False)
+
+    def _fail(self, carry, uniforms):
+        """VW-11: a failure after attempt 3 (black sheep below 14)."""
+        g, _, c = carry
+        g = g.replace(can_claim=jnp.bool_(False))
+        p = g.cur
+        black_showing = self._black_slots(g).any() & (g.base < BLACK_SHEEP_LIMIT)
+        can_avoid = g.base + g.bonus + g.wool[p] >= BLACK_SHEEP_LIMIT
+        choice = black_showing & can_avoid
+        g_choice = g.replace(phase=_I32(PH_BLACK))
+        g_wool = self._gain_wool(g, p)
+        g_black, black_op = self._begin_pick(g_wool, p, NUM_CARDS, True)
+        g_plain = g_wool.replace(pos=g_wool.pos + 1)
+        g = jax.tree_util.tree_map(
+            lambda a, b, d: jnp.where(choice, a, jnp.where(black_showing, b, d)), g_choice, g_black, g_plain)
+        op = jnp.where(choice, DONE, jnp.where(black_showing, black_op, NEXT)).astype(_I32)
+        return g, op, c
+
+    def _begin_pick(self, g: GameState, player, count, black_only):
+        return g.replace(cur=jnp.asarray(player, _I32), picks=jnp.asarray(count, _I32),
+                         black_only=jnp.asarray(black_only, bool)), _I32(CPICK)
+
+    def _continue_pick(self, carry, uniforms):
+        """Ask for the next pick, or take every eligible card when the order cannot matter."""
+        g, _, c = carry
+        eligible = jnp.where(g.black_only, self._black_slots(g), g.display >= 0)
+        sheep = eligible & (jnp.asarray(self.t.kind)[jnp.maximum(g.display, 0)] <= K007)
+        count = eligible.sum()
+        wanted = (g.picks > 0) & (count > 0)
+        ask = wanted & ((g.picks < count) | (sheep.sum() > 1))
+        taken = self._take(g, g.cur, eligible & wanted & ~ask)
+        finished = taken.replace(picks=_I32(0), black_only=jnp.bool_(False), pos=taken.pos + 1)
+        g = jax.tree_util.tree_map(lambda a, b: jnp.where(ask, a, b), g.replace(phase=_I32(PH_PICK)), finished)
+        return g, jnp.where(ask, DONE, NEXT).astype(_I32), c
+
+    def _start_stage(self, carry, uniforms):
+        g, _, c = carry
+        return self._start_round(g), _I32(DONE), c
+
+    def _start_round(self, g: GameState) -> GameState:
+        """VW-6: deal the display (or end the game when the pile is empty)."""
+        n = self.t.n
+        end = g.replace(phase=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
+                        can_claim=jnp.bool_(False))
+        count = jnp.minimum(n + 1, g.pile_len)
+        slots = jnp.arange(n + 1)
+        dealt = slots < count
+        cards = jnp.where(dealt, g.pile[jnp.maximum(g.pile_len - 1 - slots, 0)], -1)
+        loc = g.loc.at[jnp.where(dealt, cards, NUM_CARDS)].set(_IN_DISPLAY, mode="drop")
+        fresh = g.replace(
+            round=g.round + 1, display=cards.astype(_I32), pile_len=g.pile_len - count, loc=loc,
+            bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
+            attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
+            target=_I32(0), can_claim=jnp.bool_(False), picks=_I32(0), black_only=jnp.bool_(False),
+            phase=_I32(PH_BID), cur=_I32(0))
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(g.pile_len == 0, a, b), end, fresh)
+
+    # ---- cards and wool -----------------------------------------------------------------------------
+    def _black_slots(self, g: GameState) -> jax.Array:
+        return (g.display >= 0) & (jnp.asarray(self.t.kind)[jnp.maximum(g.display, 0)] == BLACK)
+
+    def _take(self, g: GameState, p, slot_mask: jax.Array) -> GameState:
+        """VW-14, VW-15: player ``p`` takes the display cards of ``slot_mask`` (at most one sheep
+        card among them, so their order only matters for the dogs, taken in slot order)."""
+        kind_of = jnp.asarray(self.t.kind)
+        valid = slot_mask & (g.display >= 0)
+        cards = jnp.maximum(g.display, 0)
+        kind = kind_of[cards]
+        dog = valid & (kind == DOG)
+        sheep = valid & (kind <= K007)
+        bone_card = valid & (kind == BONE)
+        index = jnp.where(valid, cards, NUM_CARDS)  # out of range: dropped
+        hpos = jnp.where(dog, g.dog_len[p] + jnp.cumsum(dog) - 1, jnp.where(sheep, g.herd_len[p], 0))
+        bone_held = g.loc[self.t.bone_card] >= 0
+        symbol = (sheep & jnp.asarray(self.t.bone_symbol)[cards]).any()
+        loc = g.loc.at[index].set(p, mode="drop")
+        loc = loc.at[self.t.bone_card].set(jnp.where(bone_card.any() | (symbol & bone_held), p, loc[self.t.bone_card]))
+        new_top = jnp.where(sheep.any(), cards[jnp.argmax(sheep)], g.top[p])
+        return g.replace(
+            display=jnp.where(valid, -1, g.display), loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
+            herd_len=g.herd_len.at[p].add(sheep.sum()), dog_len=g.dog_len.at[p].add(dog.sum()),
+            top=g.top.at[p].set(new_top))
+
+    def _pay(self, g: GameState, p, amount) -> GameState:
+        amount = jnp.maximum(amount, 0)
+        return g.replace(wool=g.wool.at[p].add(-amount), supply=g.supply + amount)
+
+    def _gain_wool(self, g: GameState, p) -> GameState:
+        gain = (g.supply > 0).astype(_I32)
+        return g.replace(wool=g.wool.at[p].add(gain), supply=g.supply - gain)
+
+    # ---- scores, mask, observation ------------------------------------------------------------------
+    def scores(self, state: State) -> jax.Array:
+        return self.scores_of(state._x)
+
+    def scores_of(self, g: GameState) -> jax.Array:
+        """VW-16: every player's points as if the game ended now."""
+        t = self.t
+        n = t.n
+        kind = jnp.asarray(t.kind)
+        points = jnp.asarray(t.points)
+        own = g.loc[None, :] == jnp.arange(n)[:, None]  # (n, 60)
+        count = lambda k: (own & (kind == k)).sum(-1)  # noqa: E731
+        printed = jnp.where(own & (kind <= BLACK), points, 0).sum(-1)
+        white_points = jnp.where(own & (kind == WHITE), points, jnp.iinfo(jnp.int32).max)
+        lowest, _ = jax.lax.top_k(-white_points, data.NO_DOG_REMOVED)
+        removed = jnp.where(lowest > -jnp.iinfo(jnp.int32).max, -lowest, 0).sum(-1)
+        dogs = g.dog_len
+        bone = g.loc[t.bone_card]
+        total = (printed + jnp.asarray(t.score_370)[count(K370) % 3] + SCORE_007_SET * (count(K007) // 3)
+                 + jnp.where(dogs == 1, ONE_DOG, 0) - jnp.where(dogs == 0, removed, 0)
+                 + jnp.where((dogs > 0) & (dogs == dogs.max()), MOST_DOGS, 0)
+                 + jnp.where(bone == jnp.arange(n), BONE_PER_DOG * dogs, 0) + g.wool)
+        return total.astype(_I32)
+
+    def _legal(self, g: GameState) -> jax.Array:
+        n = self.t.n
+        a = jnp.arange(NUM_ACTIONS)
+        bid = (a < BID_26_PLUS) | ((a == BID_26_PLUS) & (g.wool[jnp.maximum(g.cur, 0)] > 0))
+        kept_bit = (g.kept >> jnp.clip(a - KEEP, 0, 2)) & 1
+        roll = ((a == CLAIM) & g.can_claim) | ((a == DECLINE) & (g.attempt == 3)) | (
+            (a >= KEEP) & (a < KEEP + 3) & (g.attempt < 3) & (kept_bit == 0))
+        black = (a == AVOID_BLACK) | (a == TAKE_BLACK)
+        eligible = jnp.where(g.black_only, self._black_slots(g), g.display >= 0)
+        slot = a - PICK_SLOT
+        pick = (slot >= 0) & (slot <= n) & eligible[jnp.clip(slot, 0, n)]
+        return jnp.select([g.phase == PH_BID, g.phase == PH_ROLL, g.phase == PH_BLACK, g.phase == PH_PICK],
+                          [bid, roll, black, pick], jnp.zeros(NUM_ACTIONS, bool))
+
+    def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
+        """The PettingZoo env's observation of seat ``player_id`` (see its module docstring)."""
+        g = state._x
+        t = self.t
+        n = t.n
+        f32 = jnp.float32
+        phase = g.phase
+        rolling = (phase == PH_ROLL) | (phase == PH_BLACK)
+        picking = phase == PH_PICK
+        kept = (g.kept >> jnp.arange(3)) & 1
+        head = jnp.concatenate([
+            jax.nn.one_hot(phase, 5, dtype=f32),
+            jnp.where(rolling, jax.nn.one_hot(g.attempt - 1, 3, dtype=f32), 0),  # attempt 0: no one-hot
+            jnp.where(rolling, g.dice, 0).astype(f32),
+            jnp.where(rolling, kept, 0).astype(f32),
+            jnp.where(rolling, jnp.stack([g.base, g.bonus, g.target]), 0).astype(f32),
+            jnp.where(picking, jnp.stack([g.picks, g.black_only.astype(_I32)]), 0).astype(f32),
+            jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
+        ])
+        display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
+        pile = ((g.loc == _IN_PILE).astype(f32) @ jnp.asarray(t.type_onehot))
+        rows = jnp.concatenate([self._bid_columns(g, player_id), self._card_columns(g)], axis=1)
+        rows = jnp.roll(rows, -player_id, axis=0).reshape(-1)  # the observer first, then seats in turn
+        return jnp.concatenate([head, display, pile, rows])
+
+    def _bid_columns(self, g: GameState, seat: jax.Array) -> jax.Array:
+        """(n, 6): to move, has bid, bid known, bid target, bid is 26+, place in roll order."""
+        n = self.t.n
+        f32 = jnp.float32
+        players = jnp.arange(n)
+        bid = jnp.maximum(g.bids, 0)
+        target = jnp.asarray(self.t.targets)[bid]
+        is_26 = g.bids == BID_26_PLUS
+        place = jnp.zeros(n, _I32).at[g.order].set(players + 1)
+        zero = jnp.zeros(n, _I32)
+        # bidding: who has bid (never what), and the observer's own bid
+        own = (players == seat) & (g.bids >= 0)
+        bidding = jnp.stack([players == g.cur, (players < g.cur) | own, own, jnp.where(own, target, 0),
+                             own & is_26, zero], axis=1)
+        mover = jnp.where(g.phase == PH_OVER, -1, g.cur)
+        shown = g.revealed
+        after = jnp.stack([players == mover, jnp.broadcast_to(shown, (n,)), jnp.broadcast_to(shown, (n,)),
+                           jnp.where(shown, target, 0), shown & is_26, jnp.where(shown, place, 0)], axis=1)
+        return jnp.where(g.phase == PH_BID, bidding, after).astype(f32)
+
+    def _card_columns(self, g: GameState) -> jax.Array:
+        """(n, 14): top card (has one, points, modifier, bone symbol, sheep number or back), back,
+        white / black / 3-7-0 / 0-0-7 counts, dogs, holds the bone, wool, points so far."""
+        t = self.t
+        n = t.n
+        has_top = g.top >= 0
+        top = jnp.maximum(g.top, 0)
+        kind = jnp.asarray(t.kind)
+        own = g.loc[None, :] == jnp.arange(n)[:, None]
+        counts = [(own & (kind == k)).sum(-1) for k in (WHITE, BLACK, K370, K007)]
+        columns = [
+            has_top, jnp.where(has_top, jnp.asarray(t.points)[top], 0),
+            jnp.where(has_top, jnp.asarray(t.modifier)[top], 0), has_top & jnp.asarray(t.bone_symbol)[top],
+            jnp.where(has_top, jnp.asarray(t.number)[top], g.back), g.back, *counts, g.dog_len,
+            g.loc[t.bone_card] == jnp.arange(n), g.wool, self.scores_of(g),
+        ]
+        return jnp.stack([c.astype(jnp.float32) for c in columns], axis=1)
+
+    # ---- conversion with the reference engine -------------------------------------------------------
+    def to_game_dict(self, state: State) -> dict:
+        """The reference game's ``to_dict()`` (without ``rng``) of an unbatched state."""
+        g = jax.device_get(state._x)
+        n = self.t.n
+        loc, hpos, kind = np.asarray(g.loc), np.asarray(g.hpos), self.t.kind
+
+        def held(p: int, sheep: bool) -> list[int]:
+            mine = np.flatnonzero((loc == p) & ((kind <= K007) if sheep else (kind == DOG)))
+            return [int(c) for c in mine[np.argsort(hpos[mine], kind="stable")]]
+
+        ints = lambda a: [int(v) for v in np.asarray(a)]  # noqa: E731
+        bone = int(loc[self.t.bone_card])
+        return {
+            "pile": ints(np.asarray(g.pile)[: int(g.pile_len)]),
+            "back": ints(g.back),
+            "wool": ints(g.wool),
+            "display": ints(g.display),
+            "dice": ints(g.dice),
+            "bids": ints(g.bids),
+            "order": ints(g.order) if bool(g.revealed) else [],
+            "num_agents": n,
+            "supply": int(g.supply),
+            "bone": bone if bone >= 0 else -1,
+            "round": int(g.round),
+            "turns": int(g.turns),
+            "phase": int(g.phase),
+            "cur": int(g.cur),
+            "pos": int(g.pos),
+            "attempt": int(g.attempt),
+            "kept": int(g.kept),
+            "base": int(g.base),
+            "bonus": int(g.bonus),
+            "neg": int(g.neg),
+            "target": int(g.target),
+            "picks": int(g.picks),
+            "revealed": bool(g.revealed),
+            "can_claim": bool(g.can_claim),
+            "black_only": bool(g.black_only),
+            "herd": [held(p, True) for p in range(n)],
+            "dogs": [held(p, False) for p in range(n)],
+            "deck": [dict(c) for c in self.deck.cards],
+        }
+
+    def from_game(self, game: rules.VolleWolle) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``VolleWolle``)."""
+        n = self.t.n
+        if game.num_agents != n or game.deck.cards != self.deck.cards:
+            raise ValueError(f"the game ({game.num_agents} players) does not fit this engine "
+                             f"({n} players{'' if game.deck.cards == self.deck.cards else ', another deck'})")
+        if game.revealed and len(game.order) != n:
+            raise ValueError("the game's bids are revealed but its order is incomplete")
+        loc = np.full(NUM_CARDS, _IN_PILE, np.int32)
+        hpos = np.zeros(NUM_CARDS, np.int32)
+        for card in game.display:
+            if card >= 0:
+                loc[card] = _IN_DISPLAY
+        for p in range(n):
+            for cards in (game.herd[p], game.dogs[p]):
+                for i, card in enumerate(cards):
+                    loc[card], hpos[card] = p, i
+        if game.bone >= 0:
+            loc[self.deck.bone_card] = game.bone
+        pile = np.zeros(NUM_CARDS, np.int32)
+        pile[: len(game.pile)] = game.pile
+        i32 = lambda v: jnp.asarray(v, _I32)  # noqa: E731
+        g = GameState(
+            pile=i32(pile), pile_len=i32(len(game.pile)), loc=i32(loc), hpos=i32(hpos),
+            herd_len=i32([len(h) for h in game.herd]), dog_len=i32([len(d) for d in game.dogs]),
+            top=i32([h[-1] if h else -1 for h in game.herd]), display=i32(game.display), back=i32(game.back),
+            wool=i32(game.wool), supply=i32(game.supply), round=i32(game.round), turns=i32(game.turns),
+            dice=i32(game.dice), bids=i32(game.bids), revealed=jnp.bool_(game.revealed),
+            order=i32(game.order if game.revealed else [0] * n), pos=i32(game.pos), attempt=i32(game.attempt),
+            kept=i32(game.kept), base=i32(game.base), bonus=i32(game.bonus), neg=i32(game.neg),
+            target=i32(game.target), can_claim=jnp.bool_(game.can_claim), picks=i32(game.picks),
+            black_only=jnp.bool_(game.black_only), phase=i32(game.phase), cur=i32(game.cur),
+        )
+        over = game.phase == rules.OVER
+        rewards = rank_rewards(self.scores_of(g)) if over else jnp.zeros(n, jnp.float32)
+        state = self._wrap(g, rewards, i32(game.turns))
+        state = state.replace(legal_action_mask=jnp.where(over, True, state.legal_action_mask))
+        return state.replace(observation=self.observe_player(state, state.current_player))
+
+    def feed_chance(self, game: rules.VolleWolle, key: jax.Array) -> None:
+        """Let the reference ``game`` roll the dice ``step(..., key)`` rolls (see Chance)."""
+        game.rng = StreamRandom(host_stream(key, 3 * self.t.n))
