@@ -212,6 +212,12 @@ class MeadowJaxEnv(pgx.core.Env):
         and rewards follow from them (:func:`places`, :func:`rank_rewards`)."""
         raise NotImplementedError
 
+    def final_places(self, state) -> jax.Array:
+        """Per-player final places (0 = best), as the reference game's ``places()``; by default
+        from :meth:`scores` (:func:`places`). Games whose places are not a ranking of players'
+        scores (teams sharing a place) override it."""
+        return places(self.scores(state))
+
     def feed_chance(self, game, key: jax.Array) -> None:  # pragma: no cover - abstract
         """Make the reference ``game`` draw the chance outcomes ``step(..., key)`` draws."""
         raise NotImplementedError

@@ -1,17 +1,19 @@
 """The differential harness: proves a JAX engine identical to its reference engine, game-agnostic.
 
-:func:`run_differential` plays seeded games of uniform random legal play on both engines in
-lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
+:func:`run_differential` plays seeded games of uniform random legal play (or of a given driver
+``policy``) on both engines in lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
 :mod:`meadowzoo.envs.core.jax_core`). The JAX side runs a batch of games under ``jit(vmap(...))``;
 each game has its own reference ``raw_env``. At every decision it compares
 
-* whose turn it is and whether the game is over,
-* the legal-action mask (``state.legal_action_mask`` vs ``raw_env.observe(agent)["action_mask"]``),
+* whose turn it is, whether the game is over and whether ``max_turns`` truncated it,
+* the legal-action mask (``state.legal_action_mask`` vs ``raw_env.observe(agent)["action_mask"]``)
+  while the game runs,
 * every player's observation (``observe_all`` vs ``raw_env.observe(player)["observation"]``),
 * the whole game state (the JAX state converted by ``to_game_dict`` vs the reference game's
   ``to_dict()``, both without the generator),
 
-and at the end the scores (the reference game's ``scores()`` where it has them), places and rewards.
+and at the end the scores (the reference game's ``scores()`` where it has them), places (the
+engine's ``final_places``) and rewards; after a truncation, the zero rewards.
 The first difference raises :class:`Mismatch` naming the game, the decision and the field.
 
 :func:`check_hidden_information` takes states along such games and, for each observer, lets the
@@ -31,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from meadowzoo.envs.core.jax_core import MeadowJaxEnv, places, unbatch
+from meadowzoo.envs.core.jax_core import MeadowJaxEnv, unbatch
 
 
 class Mismatch(AssertionError):
@@ -45,6 +47,7 @@ class Figures:
     games: int = 0
     decisions: int = 0  # decisions compared (each: mask, every player's observation, the state)
     observations: int = 0  # player observations compared
+    truncated: int = 0  # games that ended by the env's max_turns truncation (the rest terminated)
     seconds: float = 0.0
 
 
@@ -105,11 +108,14 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
     over = bool(state.terminated)
     if over != bool(game.is_over):
         raise Mismatch(f"{where}: game over {over} (jax) vs {game.is_over} (reference)")
+    truncated = bool(state.truncated)
+    if truncated != any(ref.truncations.values()):
+        raise Mismatch(f"{where}: truncated {truncated} (jax) vs {any(ref.truncations.values())} (reference)")
     difference = _first_difference(env.to_game_dict(state), _game_dict(game), "game")
     if difference:
         raise Mismatch(f"{where}: state differs at {difference}")
     agents = ref.possible_agents
-    if not over:
+    if not over and not truncated:
         if int(state.current_player) != game.current_agent:
             raise Mismatch(f"{where}: player to move {int(state.current_player)} (jax) vs {game.current_agent} (reference)")
         mask = ref.observe(agents[game.current_agent])["action_mask"]
@@ -129,22 +135,35 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
 
 def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
     game = ref.game
+    rewards = [ref.rewards[a] for a in ref.possible_agents]
+    if bool(state.truncated):  # a max_turns truncation: no places, reward 0 for everybody
+        if np.any(np.asarray(state.rewards)) or any(rewards):
+            raise Mismatch(f"{where}: truncation rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
+        return
     scores = np.asarray(env.scores(state)).tolist()
     if hasattr(game, "scores") and scores != list(game.scores()):
         raise Mismatch(f"{where}: final scores {scores} (jax) vs {game.scores()} (reference)")
-    jax_places = np.asarray(places(jnp.asarray(scores))).tolist()
+    jax_places = np.asarray(env.final_places(state)).tolist()
     if jax_places != list(game.places()):
         raise Mismatch(f"{where}: final places {jax_places} (jax) vs {game.places()} (reference)")
-    rewards = [ref.rewards[a] for a in ref.possible_agents]
     if not np.allclose(np.asarray(state.rewards), rewards, atol=1e-6):
         raise Mismatch(f"{where}: final rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
 
 
+def uniform_random(ref, rng: np.random.Generator) -> int:
+    """The default driver: a uniform choice among the reference env's legal actions."""
+    legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+    return int(legal[rng.integers(len(legal))])
+
+
 def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 16,
-                     on_state=None) -> Figures:
+                     on_state=None, policy=None) -> Figures:
     """Play ``games`` seeded random games on both engines and compare every decision (see the
     module docstring). ``on_state(env, host_state, ref)``, if given, is called at every decision
-    (the hidden-information check hooks in here). Raises :class:`Mismatch`; returns the figures."""
+    (the hidden-information check hooks in here). ``policy(ref, rng)`` chooses each action from
+    the reference env (default :func:`uniform_random`; games whose random play rarely ends pass
+    a driver that reaches the endgame). A game ends at termination or at the env's ``max_turns``
+    truncation. Raises :class:`Mismatch`; returns the figures."""
     if games < 1 or batch < 1:
         raise ValueError(f"games and batch must be positive, got {games} and {batch}")
     functions = compiled(env, batch)
@@ -152,6 +171,7 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 
     start = time.perf_counter()
     key = jax.random.PRNGKey(seed)
     choose = np.random.default_rng(seed)
+    policy = uniform_random if policy is None else policy
     done_games = 0
     while done_games < games:
         key, init_key = jax.random.split(key)
@@ -178,12 +198,12 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 
                 figures.decisions += 1
                 if on_state is not None:
                     on_state(env, state, refs[i])
-                if bool(state.terminated):
+                if bool(state.terminated) or bool(state.truncated):
                     _compare_end(env, state, refs[i], where)
+                    figures.truncated += bool(state.truncated)
                     running[i] = False
                     continue
-                legal = np.flatnonzero(refs[i].observe(refs[i].agent_selection)["action_mask"])
-                actions[i] = legal[choose.integers(len(legal))]
+                actions[i] = policy(refs[i], choose)
             if not any(running):
                 break
             key, step_key = jax.random.split(key)
@@ -201,7 +221,7 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 
 
 
 def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 8,
-                             every: int = 3) -> int:
+                             every: int = 3, policy=None) -> int:
     """Play ``games`` as :func:`run_differential` does; at every ``every``-th decision and for
     each observer, resample what the observer cannot see (the reference game's
     ``resample_hidden``) and require the observer's JAX observation to stay the same. Raises
@@ -228,7 +248,7 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, batch
                 raise Mismatch(f"player {observer}'s observation changed with hidden information at "
                                f"{np.flatnonzero(before != after)[:8].tolist()}")
 
-    run_differential(env, games, seed=seed, batch=batch, on_state=check)
+    run_differential(env, games, seed=seed, batch=batch, on_state=check, policy=policy)
     if not counter["changed"]:
         raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
     return counter["changed"]

@@ -62,9 +62,10 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pgx
+import pgx.core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, stream_order
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, STUCK, check_config, start_holdings
 
@@ -84,11 +85,8 @@ IS_LETTUCE = jnp.array(rules.IS_LETTUCE)
 IS_CARROT = jnp.array(rules.IS_CARROT)
 IS_HARE = jnp.array(rules.IS_HARE)
 PAYS_ANY = jnp.array([bool(p) for p in rules.PAYS_AT])  # number or flag square
-_pays = np.zeros((NUM_POS, 8), bool)
-for _square, _positions in enumerate(rules.PAYS_AT):
-    _pays[_square, list(_positions)] = True
-#: [square][race position]: the square pays at that race position (HUI-14)
-PAYS = jnp.asarray(_pays)
+#: by square: bit q set iff the square pays at race position q (HUI-14)
+PAYS_BITS = jnp.array([sum(1 << q for q in positions) for positions in rules.PAYS_AT], jnp.int32)
 PREV_HEDGEHOG = jnp.array(rules.PREV_HEDGEHOG, jnp.int32)
 PREV_CARROT = jnp.array(rules.PREV_CARROT, jnp.int32)
 NEXT_CARROT = jnp.array(rules.NEXT_CARROT, jnp.int32)
@@ -102,7 +100,7 @@ FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
 DECK = jnp.array(data.DECK, jnp.int32)
 
 @dataclass
-class State(pgx.State):
+class State(pgx.core.State):
     current_player: jax.Array
     observation: jax.Array
     rewards: jax.Array
@@ -149,9 +147,13 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
 
 
 def reshuffle_order(key: jax.Array) -> jax.Array:
-    """Chance of a step (reshuffle variant): the new deck is ``discard[order]``, discard in drawing
-    order (HUI-2 option). Used only if the step empties the deck and draws again."""
-    return jax.random.permutation(key, NUM_CARDS).astype(jnp.int32)
+    """Chance of a step (reshuffle variant): the new deck is ``discard[order]``, the discard pile
+    in drawing order (HUI-2 option), ordered by the step's 12 chance uniforms as the reference's
+    ``rng.shuffle`` does when fed (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`). Used
+    only if the step draws from the empty deck; a step reshuffles at most once (a step draws one
+    card, or with ``chain_hare_cards`` a chain that continues only through the 3 fall-back /
+    move-up cards: at most 7 draws, fewer than a deck)."""
+    return stream_order(chance_stream(key, NUM_CARDS)).astype(jnp.int32)
 
 
 #: the JAX engine's progress feature is a table of turns / max_turns (XLA's float32 division is not
@@ -179,63 +181,89 @@ def carrots_feature(carrots: jax.Array) -> jax.Array:
     return jnp.where(c == 0, 0.0, jnp.where(c < EXACT_CARROTS, exact, quotient))
 
 
-def _set(array: jax.Array, index: Any, value: Any, do: Any) -> jax.Array:
-    """``array[index] = value`` where ``do``, else unchanged (a masked update)."""
-    return array.at[index].set(jnp.where(do, value, array[index]))
+# Reads and writes at a traced index are one-hot masks rather than gathers and scatters: on arrays
+# of a few entries XLA fuses them into the surrounding arithmetic, which keeps compiled programs
+# small (compile time) and the batched CPU step fast.
+def _hot(index: Any, size: int) -> jax.Array:
+    """bool[size]: True at ``index``."""
+    return jnp.arange(size, dtype=jnp.int32) == index
 
 
-class HaseUndIgelJax(pgx.Env):
+def _get(array: jax.Array, index: Any) -> jax.Array:
+    """``array[index]`` (1-D ``array``, scalar ``index``)."""
+    hot = _hot(index, array.shape[0])
+    if array.dtype == jnp.bool_:
+        return jnp.any(hot & array)
+    return jnp.sum(jnp.where(hot, array, 0), dtype=array.dtype)
+
+
+def _put(array: jax.Array, index: Any, value: Any, do: Any = True) -> jax.Array:
+    """``array`` with ``array[index] = value`` where ``do``."""
+    return jnp.where(_hot(index, array.shape[0]) & do, value, array).astype(array.dtype)
+
+
+def _add(array: jax.Array, index: Any, amount: Any) -> jax.Array:
+    """``array`` with ``amount`` added at ``index``."""
+    return array + jnp.where(_hot(index, array.shape[0]), amount, 0).astype(array.dtype)
+
+
+def _cost(distance: jax.Array) -> jax.Array:
+    """HUI-9: n(n+1)/2 carrots for a forward move of n squares."""
+    return distance * (distance + 1) // 2
+
+
+class HaseUndIgelJax(MeadowJaxEnv):
     """Batched Hase und Igel; see the module docstring for state, observation, actions and chance."""
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        two_runners: bool = True,
-        teams: str | None = None,
-        chain_hare_cards: bool = False,
-        reshuffle_deck: bool = False,
-        start_player: int | None = None,
-        max_turns: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        super().__init__()
+    game = "hase_und_igel"
+    OPTIONS = ("num_players", "two_runners", "teams", "chain_hare_cards", "reshuffle_deck", "start_player",
+               "max_turns")
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options.get("render_mode") is not None:
+            raise ValueError(f"render_mode is not supported by the JAX engine, got {options['render_mode']!r}")
+        options.pop("render_mode", None)
+        unknown = set(options) - set(self.OPTIONS)
+        if unknown:
+            raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Hase und Igel JAX engine; "
+                             f"it takes {', '.join(self.OPTIONS)}")
+        num_players = options.setdefault("num_players", 4)
+        two_runners = options.setdefault("two_runners", True)
+        teams = options.setdefault("teams", None)
+        start_player = options.setdefault("start_player", None)
         check_config(num_players, two_runners, teams, start_player)
-        for flag, value in (("chain_hare_cards", chain_hare_cards), ("reshuffle_deck", reshuffle_deck)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{flag} must be a bool, got {value!r}")
-        if render_mode is not None:
-            raise ValueError(f"render_mode is not supported by the JAX engine, got {render_mode!r}")
+        for flag in ("chain_hare_cards", "reshuffle_deck"):
+            if not isinstance(options.setdefault(flag, False), bool):
+                raise ValueError(f"{flag} must be a bool, got {options[flag]!r}")
+        max_turns = options.get("max_turns")
         max_turns = DEFAULT_MAX_TURNS if max_turns is None else max_turns
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
         if max_turns > MAX_TURNS_LIMIT:
             raise ValueError(f"max_turns above {MAX_TURNS_LIMIT} is not supported by the JAX engine, got {max_turns}")
-        self.options = dict(num_players=num_players, two_runners=two_runners, teams=teams,
-                            chain_hare_cards=chain_hare_cards, reshuffle_deck=reshuffle_deck,
-                            start_player=start_player)
-        self.max_turns = max_turns
+        options["max_turns"] = self.max_turns = max_turns
         self.n = num_players
         self.rpp = 2 if (num_players == 2 and two_runners) else 1
         self.r = num_players * self.rpp
         self.teams = teams
         self.team_of = np.array(data.TEAM_LAYOUTS[teams] if teams else range(num_players), _i32)
-        self.chain = chain_hare_cards
-        self.reshuffle = reshuffle_deck
+        self.chain = options["chain_hare_cards"]
+        self.reshuffle = options["reshuffle_deck"]
         self.start_player = start_player
         self.start_carrots, self.start_lettuces = start_holdings(num_players, self.rpp)
         self.give_up_base = SLOT * self.rpp
         self.card_base = self.give_up_base + (2 if self.rpp == 2 else 0)
         self._num_actions = self.card_base + 3
         self._build_observation_tables()
+        return options
+
+    def reference_env(self) -> pz_env.HaseUndIgelEnv:
+        return pz_env.HaseUndIgelEnv(**self.options)
 
     # ---- pgx.Env properties ---------------------------------------------------------------------
     @property
     def id(self) -> str:
         return "hase_und_igel"
-
-    @property
-    def version(self) -> str:
-        return "v0"
 
     @property
     def num_players(self) -> int:
@@ -275,13 +303,8 @@ class HaseUndIgelJax(pgx.Env):
         return self._publish(s, jnp.bool_(False))
 
     # ---- step -----------------------------------------------------------------------------------
-    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
-        if self.reshuffle:
-            if key is None:
-                raise ValueError("step needs a key with reshuffle_deck=True (the reshuffle is chance)")
-            order = reshuffle_order(key)
-        else:
-            order = None
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        order = reshuffle_order(key) if self.reshuffle else None
         s = state
         was_over = s.over
         action = jnp.asarray(action, jnp.int32)
@@ -294,40 +317,35 @@ class HaseUndIgelJax(pgx.Env):
         is_stay = is_runner & (offset >= TAKE)
         is_card = action >= self.card_base
         is_give_up = ~is_runner & ~is_card
-        pos = s.pos[runner]
-
-        # HUI-10: hedgehog back move, 10 carrots a square
-        back_to = PREV_HEDGEHOG[pos]
-        s = s.replace(carrots=_set(s.carrots, player, s.carrots[player] + data.HEDGEHOG_GAIN * (pos - back_to), is_back),
-                      last_cost=_set(s.last_cost, runner, 0, is_back),
-                      pos=_set(s.pos, runner, back_to, is_back))
-        # HUI-11 stay (take / give 10) and the card choices (HUI-22 / HUI-25; pass and the declined
-        # extra move change nothing)
+        pos = _get(s.pos, runner)
+        target = offset + 1
+        # carrots: HUI-9 a forward move is paid before moving; HUI-10 a hedgehog back move gains 10
+        # a square; HUI-11 stay (take / give 10) and the card choices of HUI-22 / HUI-25 (pass and
+        # the declined extra move change nothing)
+        back_to = _get(PREV_HEDGEHOG, pos)
+        cost = jnp.where(is_fwd, _cost(target - pos), 0)
         choice = action - self.card_base
         take = (is_stay & (offset == TAKE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 0))
         give = (is_stay & (offset == GIVE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 1))
-        change = jnp.where(take, data.CARROT_CHANGE, jnp.where(give, -data.CARROT_CHANGE, 0))
-        s = s.replace(carrots=s.carrots.at[player].add(change))
+        change = (jnp.where(take, data.CARROT_CHANGE, 0) - jnp.where(give, data.CARROT_CHANGE, 0) - cost
+                  + jnp.where(is_back, data.HEDGEHOG_GAIN * (pos - back_to), 0))
+        s = s.replace(carrots=_add(s.carrots, player, change),
+                      last_cost=_put(s.last_cost, runner, cost, is_back | is_fwd),
+                      pos=_put(s.pos, runner, back_to, is_back))
         # two runners, neither can act: the chosen runner gives up (HUI-16 / HUI-17)
         s = self._fallback(s, runner, is_give_up)
-        # HUI-9: forward move, paid before moving
-        target = offset + 1
-        cost = COST[jnp.clip(target - pos, 0, GOAL)]
-        s = s.replace(carrots=s.carrots.at[player].add(jnp.where(is_fwd, -cost, 0)),
-                      last_cost=_set(s.last_cost, runner, cost, is_fwd))
+        # the forward move: onto the Goal it finishes; HUI-12 lettuce, HUI-14 number/flag, HUI-13 hare
         s = self._place(s, runner, target, is_fwd)
         on_track = is_fwd & (target != GOAL)
-        s = s.replace(eat=s.eat.at[runner].set(s.eat[runner] | (on_track & IS_LETTUCE[target])),
-                      payout=s.payout.at[runner].set(
-                          s.payout[runner] | (on_track & ~IS_LETTUCE[target] & PAYS_ANY[target])))
-        s, asked = self._draw_cards(s, runner, on_track & IS_HARE[target], order)
+        s = self._arrive(s, runner, target, on_track)
+        s, asked = self._draw_cards(s, runner, on_track & _get(IS_HARE, target), order)
         # the end of the turn; a move onto the Goal that ends the game leaves card_runner as it was
         ends = ~asked
         keep_card_runner = is_fwd & (target == GOAL) & s.over
         s = s.replace(phase=jnp.where(ends, MOVE, s.phase),
                       card_runner=jnp.where(ends & ~keep_card_runner, -1, s.card_runner))
         advance = ends & ~s.over
-        s = s.replace(cur=jnp.where(advance, (s.cur + 1) % self.n, s.cur))
+        s = self._next_player(s, advance)
         s = self._begin_turn(s, advance)
         return self._publish(s, was_over)
 
@@ -336,7 +354,7 @@ class HaseUndIgelJax(pgx.Env):
         ended = s.over & ~was_over
         rewards = jnp.where(ended, self._rank_rewards(s.final_places), 0.0).astype(jnp.float32)
         return s.replace(
-            current_player=s.cur,
+            current_player=jnp.where(s.over, 0, s.cur),  # as the env's agent_selection once over
             legal_action_mask=self.legal_mask(s),
             terminated=s.over,
             truncated=~s.over & (s.turns >= self.max_turns),
@@ -358,46 +376,47 @@ class HaseUndIgelJax(pgx.Env):
     # ---- rule helpers ---------------------------------------------------------------------------
     def _occupied(self, s: State) -> jax.Array:
         """bool[65]: a runner stands on the square (track squares only; Start and Goal hold many)."""
-        return jnp.zeros(NUM_POS, bool).at[s.pos].set(True) & ON_TRACK
+        return jnp.any(s.pos[:, None] == SQUARES[None, :], axis=0) & ON_TRACK
 
     def _race_position(self, s: State, runner: jax.Array) -> jax.Array:
         """HUI-15: finished runners first, then track runners by square, runners on Start last."""
-        p = s.pos[runner]
+        p = _get(s.pos, runner)
+        place = _get(s.place, runner)
         ahead = jnp.sum((s.pos > p) & (s.place == 0) & (s.pos != data.START))
-        return jnp.where(s.place[runner] > 0, s.place[runner], s.finished + ahead + 1)
+        return jnp.where(place > 0, place, s.finished + ahead + 1)
 
     def _first_runner_free(self, s: State, player: jax.Array) -> jax.Array:
         """HUI-18: the first runner home of a two-runner player may keep any carrots."""
         if self.rpp == 1:
             return jnp.bool_(False)
-        return (s.place[2 * player] == 0) & (s.place[2 * player + 1] == 0)
+        return ~jnp.any((s.place > 0) & (jnp.arange(self.r) // 2 == player))
 
     def _can_finish(self, s: State, player: jax.Array, carrots_after: jax.Array) -> jax.Array:
         """HUI-18 for ``carrots_after`` carrots after paying."""
         limit_ok = self._first_runner_free(s, player) | (carrots_after <= data.FINISH_LIMIT * (s.finished + 1))
-        return (s.lettuces[player] == 0) & (carrots_after >= 0) & limit_ok
+        return (_get(s.lettuces, player) == 0) & (carrots_after >= 0) & limit_ok
 
     def runner_moves(self, s: State, runner: jax.Array, allow_stay: jax.Array) -> jax.Array:
         """bool[67]: the legal actions of one runner slot block (forward 1..64, back, take, give)."""
         player = runner // self.rpp
-        p = s.pos[runner]
-        c = s.carrots[player]
-        has_lettuce = s.lettuces[player] > 0
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
+        has_lettuce = _get(s.lettuces, player) > 0
         occupied = self._occupied(s)
-        distance = SQUARES[1:GOAL] - p
-        forward = ((distance > 0) & (distance * (distance + 1) // 2 <= c)
-                   & TARGETABLE[has_lettuce.astype(jnp.int32), 1:GOAL] & ~occupied[1:GOAL])
-        goal_cost = COST[GOAL - p]
+        squares = SQUARES[1:GOAL]
+        targetable = jnp.where(has_lettuce, TARGETABLE[1, 1:GOAL], TARGETABLE[0, 1:GOAL])
+        forward = (squares > p) & (_cost(squares - p) <= c) & targetable & ~occupied[1:GOAL]
+        goal_cost = _cost(GOAL - p)
         goal = ~has_lettuce & (goal_cost <= c) & (
             self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
-        back_to = PREV_HEDGEHOG[p]
-        back = (back_to > 0) & ~occupied[back_to]
-        stay = allow_stay & IS_CARROT[p]
+        back_to = _get(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~_get(occupied, back_to)
+        stay = allow_stay & _get(IS_CARROT, p)
         give = stay & (c >= data.CARROT_CHANGE)
         return jnp.concatenate([forward, jnp.stack([goal, back, stay, give])])
 
     def _available(self, s: State, runner: jax.Array) -> jax.Array:
-        return (s.place[runner] == 0) & ~s.busy[runner]
+        return (_get(s.place, runner) == 0) & ~_get(s.busy, runner)
 
     def legal_mask(self, s: State) -> jax.Array:
         """bool[A]: the PettingZoo env's action mask of the player to move (all False once over)."""
@@ -410,29 +429,37 @@ class HaseUndIgelJax(pgx.Env):
         if self.rpp == 2:
             blocks.append(jnp.stack([(s.phase == STUCK) & self._available(s, s.cur * 2 + k) for k in range(2)]))
         card = s.phase == CARD_CARROTS
-        blocks.append(jnp.stack([card, card & (s.carrots[s.cur] >= data.CARROT_CHANGE), card | (s.phase == EXTRA_MOVE)]))
+        can_give = _get(s.carrots, s.cur) >= data.CARROT_CHANGE
+        blocks.append(jnp.stack([card, card & can_give, card | (s.phase == EXTRA_MOVE)]))
         return jnp.concatenate(blocks) & ~s.over
 
     def _place(self, s: State, runner: jax.Array, target: jax.Array, do: jax.Array) -> State:
         """Put the runner on ``target``; onto the Goal it finishes (HUI-18 / HUI-19)."""
-        s = s.replace(pos=_set(s.pos, runner, target, do))
+        s = s.replace(pos=_put(s.pos, runner, target, do))
         return self._finish(s, runner, do & (target == GOAL))
+
+    def _arrive(self, s: State, runner: jax.Array, square: jax.Array, do: jax.Array) -> State:
+        """Marks of an arrival on a track square: eat next turn (HUI-12 lettuce), check the payout
+        next turn (HUI-14 number/flag). The hare square's draw is the caller's."""
+        lettuce = _get(IS_LETTUCE, square)
+        hot = _hot(runner, self.r) & do
+        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _get(PAYS_ANY, square)))
 
     def _finish(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         finished = s.finished + do.astype(jnp.int32)
-        place = _set(s.place, runner, finished, do)
-        s = s.replace(finished=finished, place=place, eat=_set(s.eat, runner, False, do),
-                      miss=_set(s.miss, runner, False, do), payout=_set(s.payout, runner, False, do))
+        hot = _hot(runner, self.r) & do
+        place = jnp.where(hot, finished, s.place)
+        s = s.replace(finished=finished, place=place, eat=s.eat & ~hot, miss=s.miss & ~hot, payout=s.payout & ~hot)
         player = runner // self.rpp
         team_of = jnp.asarray(self.team_of)
         if self.rpp == 2:  # the first player with both runners home wins
-            over = do & (place[2 * player] > 0) & (place[2 * player + 1] > 0)
+            over = do & ~jnp.any((place == 0) & (jnp.arange(self.r) // 2 == player))
         elif self.teams:  # the first team with all runners home wins
-            over = do & jnp.all((place > 0) | (team_of != team_of[player]))
+            over = do & jnp.all((place > 0) | (team_of != _get(team_of, player)))
         else:  # until one runner is left; ranking = finishing order, the remaining runner last
             over = do & (self.r - finished <= 1)
         if self.rpp == 2 or self.teams:
-            places = jnp.where(team_of == team_of[player], 0, 1)
+            places = jnp.where(team_of == _get(team_of, player), 0, 1)
         else:
             places = jnp.where(place > 0, place - 1, self.r - 1)
         return s.replace(over=s.over | over, phase=jnp.where(over, MOVE, s.phase),
@@ -441,39 +468,36 @@ class HaseUndIgelJax(pgx.Env):
     def _fallback(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         """A runner without legal action: final-stretch move back (HUI-17) or back to Start (HUI-16)."""
         player = runner // self.rpp
-        p = s.pos[runner]
-        c = s.carrots[player]
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
         in_stretch = (p >= FINAL_STRETCH[0]) & (p <= FINAL_STRETCH[1])
-        cost = COST[GOAL - p]
-        blocked = (s.lettuces[player] > 0) | ((cost <= c) & ~self._can_finish(s, player, c - cost))
-        free = (HEDGEHOGS < p) & ~self._occupied(s)[HEDGEHOGS]
-        hedgehog = jnp.max(jnp.where(free, HEDGEHOGS, -1))
+        cost = _cost(GOAL - p)
+        blocked = (_get(s.lettuces, player) > 0) | ((cost <= c) & ~self._can_finish(s, player, c - cost))
+        occupied_hedgehogs = jnp.any(s.pos[:, None] == HEDGEHOGS[None, :], axis=0)
+        hedgehog = jnp.max(jnp.where((HEDGEHOGS < p) & ~occupied_hedgehogs, HEDGEHOGS, -1))
         back = do & in_stretch & blocked & (hedgehog >= 0)
         to_start = do & ~back
         carrots = jnp.where(back, c + data.HEDGEHOG_GAIN * (p - hedgehog), jnp.where(to_start, self.start_carrots, c))
-        return s.replace(
-            pos=_set(s.pos, runner, jnp.where(back, hedgehog, data.START), do),
-            carrots=s.carrots.at[player].set(carrots),
-            eat=_set(s.eat, runner, False, to_start),
-            miss=_set(s.miss, runner, False, to_start),
-            payout=_set(s.payout, runner, False, to_start),
-        )
+        cleared = _hot(runner, self.r) & to_start
+        return s.replace(pos=_put(s.pos, runner, jnp.where(back, hedgehog, data.START), do),
+                         carrots=_put(s.carrots, player, carrots),
+                         eat=s.eat & ~cleared, miss=s.miss & ~cleared, payout=s.payout & ~cleared)
 
     def _check_payout(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         """HUI-14: a number/flag square pays 10 × the race position if the position matches."""
-        do = do & s.payout[runner]
+        hot = _hot(runner, self.r) & do & s.payout
         position = self._race_position(s, runner)
-        pays = do & PAYS[s.pos[runner], jnp.clip(position, 0, 7)]
-        return s.replace(payout=_set(s.payout, runner, False, do),
-                         carrots=s.carrots.at[runner // self.rpp].add(jnp.where(pays, data.PAYOUT_GAIN * position, 0)))
+        pays = jnp.any(hot) & ((_get(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
+        return s.replace(payout=s.payout & ~hot,
+                         carrots=_add(s.carrots, runner // self.rpp, jnp.where(pays, data.PAYOUT_GAIN * position, 0)))
 
     def _eat_lettuce(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         """HUI-12 / HUI-26: eat one lettuce (if any left) for 10 × the race position."""
         player = runner // self.rpp
-        eats = do & (s.lettuces[player] > 0)
+        eats = do & (_get(s.lettuces, player) > 0)
         gain = data.LETTUCE_GAIN * self._race_position(s, runner)
-        return s.replace(lettuces=s.lettuces.at[player].add(-eats.astype(jnp.int32)),
-                         carrots=s.carrots.at[player].add(jnp.where(eats, gain, 0)))
+        return s.replace(lettuces=_add(s.lettuces, player, -eats.astype(jnp.int32)),
+                         carrots=_add(s.carrots, player, jnp.where(eats, gain, 0)))
 
     # ---- hare cards (HUI-13, HUI-21 … HUI-28) ----------------------------------------------------
     def _draw_cards(self, s: State, runner: jax.Array, do: jax.Array, order: jax.Array | None) -> tuple[State, jax.Array]:
@@ -501,10 +525,11 @@ class HaseUndIgelJax(pgx.Env):
         cards, top, known_from = s.cards, s.top, s.known_from
         if self.reshuffle:  # the discard pile (cards[:12] in drawing order) becomes the new deck
             empty = do & (top == NUM_CARDS)
-            cards = jnp.where(empty, cards[order], cards)
+            reordered = jnp.sum(jnp.where(order[:, None] == jnp.arange(NUM_CARDS), cards[None, :], 0), axis=1)
+            cards = jnp.where(empty, reordered, cards)
             top = jnp.where(empty, 0, top)
             known_from = jnp.where(empty, NUM_CARDS, known_from)
-        card = cards[top % NUM_CARDS]
+        card = _get(cards, top % NUM_CARDS)
         # HUI-13 DECK ORDER: as the reference engine, the drawn card goes under the deck (or onto
         # the discard pile) at once, before it is resolved: advancing ``top`` does both. The
         # updated HUI-13 (under only once resolved, after a card drawn during its resolution)
@@ -514,7 +539,8 @@ class HaseUndIgelJax(pgx.Env):
                       known_from=jnp.where(do, jnp.maximum(known_from - 1, 0), known_from),
                       last_card=jnp.where(do, card, s.last_card))
         player = runner // self.rpp
-        p = s.pos[runner]
+        p = _get(s.pos, runner)
+        hot = _hot(runner, self.r)
         occupied = self._occupied(s)
 
         def kind(name: str) -> jax.Array:
@@ -522,26 +548,23 @@ class HaseUndIgelJax(pgx.Env):
 
         # HUI-21 miss a turn; HUI-26 eat a lettuce; HUI-24 last move free
         free = kind(data.LAST_MOVE_FREE)
-        s = s.replace(miss=s.miss.at[runner].set(s.miss[runner] | kind(data.MISS_TURN)),
-                      eat=s.eat.at[runner].set(s.eat[runner] | kind(data.EAT_LETTUCE)),
-                      carrots=s.carrots.at[player].add(jnp.where(free, s.last_cost[runner], 0)),
-                      last_cost=_set(s.last_cost, runner, 0, free))
+        s = s.replace(miss=s.miss | (hot & kind(data.MISS_TURN)), eat=s.eat | (hot & kind(data.EAT_LETTUCE)),
+                      carrots=_add(s.carrots, player, jnp.where(free, _get(s.last_cost, runner), 0)),
+                      last_cost=_put(s.last_cost, runner, 0, free))
         # HUI-22 forward / back to the nearest carrot square, if free; then take, give or pass
         forward = kind(data.FORWARD_TO_CARROT)
-        carrot = jnp.where(forward, NEXT_CARROT[p], PREV_CARROT[p])
-        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~occupied[carrot]
-        s = s.replace(pos=_set(s.pos, runner, carrot, to_carrot))
+        carrot = jnp.where(forward, _get(NEXT_CARROT, p), _get(PREV_CARROT, p))
+        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~_get(occupied, carrot)
+        s = s.replace(pos=_put(s.pos, runner, carrot, to_carrot))
         # HUI-27 fall back / HUI-28 move up one position (computed on the state before the card)
         fall_back = kind(data.FALL_BACK)
         moved_to = jnp.where(fall_back, self._fall_back_target(s, runner, occupied), self._move_up_target(s, runner, occupied))
         moves = (fall_back | kind(data.MOVE_UP)) & (moved_to >= 0)
         s = self._place(s, runner, moved_to, moves)
         arrives = moves & (moved_to != GOAL)
-        s = s.replace(eat=s.eat.at[runner].set(s.eat[runner] | (arrives & IS_LETTUCE[moved_to])),
-                      payout=s.payout.at[runner].set(
-                          s.payout[runner] | (arrives & ~IS_LETTUCE[moved_to] & PAYS_ANY[moved_to])))
-        again = arrives & IS_HARE[moved_to] & self.chain
-        s = s.replace(last_cost=_set(s.last_cost, runner, 0, again))
+        s = self._arrive(s, runner, moved_to, arrives)
+        again = arrives & _get(IS_HARE, moved_to) & self.chain
+        s = s.replace(last_cost=_put(s.last_cost, runner, 0, again))
         # decisions: HUI-22 / HUI-25 take, give or pass; HUI-23 move again
         carrot_choice = to_carrot | kind(data.TAKE_OR_GIVE_10)
         extra = kind(data.MOVE_AGAIN)
@@ -552,21 +575,21 @@ class HaseUndIgelJax(pgx.Env):
 
     def _fall_back_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
         """HUI-27: first free square behind the track runner directly behind; −1 = no effect."""
-        p = s.pos[runner]
+        p = _get(s.pos, runner)
         behind = jnp.max(jnp.where((s.pos > 0) & (s.pos < p) & (s.place == 0), s.pos, -1))
-        lettuce_ok = (s.lettuces[runner // self.rpp] > 0) | ~IS_LETTUCE
+        lettuce_ok = (_get(s.lettuces, runner // self.rpp) > 0) | ~IS_LETTUCE
         ok = (SQUARES >= 1) & (SQUARES < behind) & ~occupied & lettuce_ok
         return jnp.where(behind < 0, -1, jnp.max(jnp.where(ok, SQUARES, data.START)))
 
     def _move_up_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
         """HUI-28: first free square ahead of the track runner directly ahead; −1 = no effect."""
-        p = s.pos[runner]
+        p = _get(s.pos, runner)
         player = runner // self.rpp
         ahead = jnp.min(jnp.where((s.pos > p) & (s.pos < GOAL) & (s.place == 0), s.pos, NUM_POS))
-        lettuce_ok = (s.lettuces[player] > 0) | ~IS_LETTUCE
+        lettuce_ok = (_get(s.lettuces, player) > 0) | ~IS_LETTUCE
         ok = (SQUARES > ahead) & ON_TRACK & ~occupied & ~IS_HEDGEHOG & lettuce_ok
         square = jnp.min(jnp.where(ok, SQUARES, NUM_POS))
-        goal = jnp.where(self._can_finish(s, player, s.carrots[player]), GOAL, -1)
+        goal = jnp.where(self._can_finish(s, player, _get(s.carrots, player)), GOAL, -1)
         return jnp.where(ahead == NUM_POS, -1, jnp.where(square < NUM_POS, square, goal))
 
     # ---- the turn loop (HUI-7, HUI-16, HUI-17, HUI-30) ---------------------------------------------
@@ -586,15 +609,16 @@ class HaseUndIgelJax(pgx.Env):
 
     def _one_runner_turn(self, s: State, pending: jax.Array) -> tuple[State, jax.Array]:
         p = s.cur  # player p has runner p
-        plays = pending & (s.place[p] == 0)  # a player home is skipped
+        hot = _hot(p, self.r)
+        plays = pending & (_get(s.place, p) == 0)  # a player home is skipped
         s = s.replace(turns=s.turns + plays.astype(jnp.int32))
         s = self._check_payout(s, p, plays)  # HUI-7a / HUI-14
-        eats = plays & s.eat[p]  # HUI-12 / HUI-26
-        misses = plays & ~s.eat[p] & s.miss[p]  # HUI-21
-        s = s.replace(eat=_set(s.eat, p, False, eats), miss=_set(s.miss, p, False, misses))
+        eats = plays & _get(s.eat, p)  # HUI-12 / HUI-26
+        misses = plays & ~eats & _get(s.miss, p)  # HUI-21
+        s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
         s = self._eat_lettuce(s, p, eats)
         moves = plays & ~eats & ~misses
-        s = s.replace(phase=jnp.where(moves, MOVE, s.phase), busy=jnp.where(moves, False, s.busy))
+        s = s.replace(phase=jnp.where(moves, MOVE, s.phase), busy=s.busy & ~moves)
         decides = moves & jnp.any(self.runner_moves(s, p, jnp.bool_(True)))
         s = self._fallback(s, p, moves & ~decides)  # HUI-16 / HUI-17: no legal action
         pending = pending & ~decides
@@ -605,17 +629,18 @@ class HaseUndIgelJax(pgx.Env):
         free; with none free the turn ends; neither free runner able to act: the player chooses."""
         p = s.cur
         a, b = 2 * p, 2 * p + 1
-        plays = pending & ((s.place[a] == 0) | (s.place[b] == 0))
+        plays = pending & ~jnp.all((s.place > 0) | (jnp.arange(self.r) // 2 != p))  # both home: skipped
         s = s.replace(turns=s.turns + plays.astype(jnp.int32))
         busy = jnp.zeros_like(s.busy)
         for runner in (a, b):
-            racing = plays & (s.place[runner] == 0)
+            hot = _hot(runner, self.r)
+            racing = plays & (_get(s.place, runner) == 0)
             s = self._check_payout(s, runner, racing)
-            eats = racing & s.eat[runner]
-            misses = racing & ~s.eat[runner] & s.miss[runner]
-            s = s.replace(eat=_set(s.eat, runner, False, eats), miss=_set(s.miss, runner, False, misses))
+            eats = racing & _get(s.eat, runner)
+            misses = racing & ~eats & _get(s.miss, runner)
+            s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
             s = self._eat_lettuce(s, runner, eats)
-            busy = busy.at[runner].set(eats | misses)
+            busy = busy | (hot & (eats | misses))
         s = s.replace(busy=jnp.where(plays, busy, s.busy), phase=jnp.where(plays, MOVE, s.phase))
         free_a = plays & self._available(s, a)
         free_b = plays & self._available(s, b)
@@ -643,39 +668,46 @@ class HaseUndIgelJax(pgx.Env):
                                        np.float32)
         turns = np.arange(self.max_turns + 1)
         self._progress_value = np.minimum(1.0, turns / self.max_turns).astype(np.float32)  # the env's table
-        seats = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # [observer][k]: seat k-th from observer
-        self._seat_order = seats.astype(_i32)
-        self._runner_order = (seats[:, :, None] * rpp + np.arange(rpp)).reshape(n, r).astype(_i32)
 
     def _observe(self, s: State, player_id: jax.Array) -> jax.Array:
         return self.observation(s, player_id)
 
     def observation(self, s: State, seat: jax.Array) -> jax.Array:
         """float32[obs_size]: the PettingZoo env's observation vector of ``seat``."""
+        n, r, rpp = self.n, self.r, self.rpp
         seat = jnp.asarray(seat, jnp.int32)
-        order = jnp.asarray(self._runner_order)[seat]
-        pos, place = s.pos[order], s.place[order]
+        # the runners and players in turn order from the observer, as one-hot permutations
+        seats = (seat + jnp.arange(n, dtype=jnp.int32)) % n
+        runner_order = (seats[:, None] * rpp + jnp.arange(rpp, dtype=jnp.int32)).reshape(r)
+        by_runner = runner_order[:, None] == jnp.arange(r, dtype=jnp.int32)  # [k, runner]
+        by_seat = seats[:, None] == jnp.arange(n, dtype=jnp.int32)  # [k, player]
+
+        def ordered(values: jax.Array, hot: jax.Array) -> jax.Array:
+            return jnp.sum(jnp.where(hot, values[None, :], 0), axis=1, dtype=values.dtype)
+
+        pos, place = ordered(s.pos, by_runner), ordered(s.place, by_runner)
         at_or_behind = jnp.sum(s.pos[None, :] <= pos[:, None], axis=1)
         placed = place > 0
-        race = jnp.where(placed, jnp.asarray(self._place_value)[place], jnp.asarray(self._rank_value)[at_or_behind])
+        place_value = jnp.asarray(self._place_value)[place]
+        race = jnp.where(placed, place_value, jnp.asarray(self._rank_value)[at_or_behind])
+        flags = jnp.stack([s.eat, s.miss, s.payout], axis=1)  # [runner, 3]
         runners = jnp.concatenate([
-            jax.nn.one_hot(pos, NUM_POS, dtype=jnp.float32),
-            jnp.stack([s.eat[order], s.miss[order], s.payout[order]], axis=1).astype(jnp.float32),
+            (pos[:, None] == SQUARES[None, :]).astype(jnp.float32),
+            jnp.any(by_runner[:, :, None] & flags[None, :, :], axis=1).astype(jnp.float32),
             race[:, None],
-            jnp.where(placed, jnp.asarray(self._place_value)[place], 0.0)[:, None],
+            jnp.where(placed, place_value, 0.0)[:, None],
         ], axis=1).reshape(-1)
-        seats = jnp.asarray(self._seat_order)[seat]
         team_of = jnp.asarray(self.team_of)
         to_move = jnp.where(s.over, -1, s.cur)
         players = jnp.stack([
-            carrots_feature(s.carrots[seats]),
-            jnp.asarray(self._lettuce_value)[s.lettuces[seats]],
-            (team_of[seats] == team_of[seat]).astype(jnp.float32),
+            carrots_feature(ordered(s.carrots, by_seat)),
+            jnp.asarray(self._lettuce_value)[ordered(s.lettuces, by_seat)],
+            (ordered(team_of, by_seat) == _get(team_of, seat)).astype(jnp.float32),
             (seats == to_move).astype(jnp.float32),
         ], axis=1).reshape(-1)
         decision = jnp.concatenate([
-            jax.nn.one_hot(jnp.where(s.over, -1, s.phase), pz_env.NUM_DECISIONS, dtype=jnp.float32),
-            jax.nn.one_hot(jnp.where(s.card_runner >= 0, s.card_runner % self.rpp, -1), self.rpp, dtype=jnp.float32),
+            (jnp.arange(pz_env.NUM_DECISIONS) == jnp.where(s.over, -1, s.phase)).astype(jnp.float32),
+            (jnp.arange(rpp) == jnp.where(s.card_runner >= 0, s.card_runner % rpp, -1)).astype(jnp.float32),
         ])
         progress = jnp.asarray(self._progress_value)[jnp.minimum(s.turns, self.max_turns)]
         return jnp.concatenate([runners, players, self.deck_features(s), decision, progress[None]])
@@ -683,90 +715,94 @@ class HaseUndIgelJax(pgx.Env):
     def deck_features(self, s: State) -> jax.Array:
         """The hare-deck block: the next 12 draws (kind one-hot if public, else "unknown"; none past
         the deck's end), counts of the unseen cards / 2, the last card drawn."""
-        slots = jnp.arange(pz_env.DECK_SLOTS)
+        slots = jnp.arange(pz_env.DECK_SLOTS, dtype=jnp.int32)
         deck_len = NUM_CARDS - s.top if self.reshuffle else NUM_CARDS
-        cards = s.cards[(s.top + slots) % NUM_CARDS]
+        at = ((s.top + slots) % NUM_CARDS)[:, None] == jnp.arange(NUM_CARDS, dtype=jnp.int32)
+        cards = jnp.sum(jnp.where(at, s.cards[None, :], 0), axis=1)  # the deck from the top
         shown = jnp.where(slots >= s.known_from, cards, pz_env.NUM_KINDS)
-        next_draws = jax.nn.one_hot(jnp.where(slots < deck_len, shown, -1), pz_env.CARD_FEATURES, dtype=jnp.float32)
+        shown = jnp.where(slots < deck_len, shown, -1)
+        next_draws = shown[:, None] == jnp.arange(pz_env.CARD_FEATURES)
         unseen = jnp.where(slots < s.known_from, cards, -1)
-        counts = jnp.sum(jax.nn.one_hot(unseen, pz_env.NUM_KINDS, dtype=jnp.float32), axis=0) * 0.5
-        last = jax.nn.one_hot(s.last_card, pz_env.NUM_KINDS, dtype=jnp.float32)
-        return jnp.concatenate([next_draws.reshape(-1), counts, last])
+        counts = jnp.sum(unseen[:, None] == jnp.arange(pz_env.NUM_KINDS), axis=0) * 0.5
+        last = jnp.arange(pz_env.NUM_KINDS) == s.last_card
+        return jnp.concatenate([next_draws.reshape(-1).astype(jnp.float32), counts.astype(jnp.float32),
+                                last.astype(jnp.float32)])
 
-    def observe_all(self, s: State) -> jax.Array:
-        """float32[N, obs_size]: every seat's observation."""
-        return jax.vmap(lambda seat: self.observation(s, seat))(jnp.arange(self.n))
+    # ---- conversion, places, chance (the MeadowJaxEnv hooks) ---------------------------------------
+    def to_game_dict(self, state: State) -> dict:
+        """The reference engine's ``to_dict()`` of an unbatched state, without its ``rng``."""
+        s = jax.device_get(state)
+        cards, top = [int(c) for c in np.asarray(s.cards)], int(s.top)
+        deck, discard = (cards[top:], cards[:top]) if self.reshuffle else (cards[top:] + cards[:top], [])
+        ints = lambda a: [int(x) for x in np.asarray(a)]  # noqa: E731
+        bools = lambda a: [bool(x) for x in np.asarray(a)]  # noqa: E731
+        over = bool(s.over)
+        return {
+            "num_players": self.n,
+            "two_runners": self.rpp == 2,
+            "teams": self.teams,
+            "chain_hare_cards": self.chain,
+            "reshuffle_deck": self.reshuffle,
+            "pos": ints(s.pos),
+            "place": ints(s.place),
+            "eat": bools(s.eat),
+            "miss": bools(s.miss),
+            "payout": bools(s.payout),
+            "last_cost": ints(s.last_cost),
+            "carrots": ints(s.carrots),
+            "lettuces": ints(s.lettuces),
+            "deck": deck,
+            "discard": discard,
+            "known_from": int(s.known_from),
+            "last_card": int(s.last_card),
+            "turns": int(s.turns),
+            "current": int(s.cur),
+            "phase": rules.PHASES[int(s.phase)],
+            "card_runner": int(s.card_runner),
+            "busy": [i for i, b in enumerate(bools(s.busy)) if b],
+            "over": over,
+            "final_places": ints(s.final_places) if over else [],
+        }
 
+    def from_game(self, game: rules.HaseUndIgel) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``HaseUndIgel``)."""
+        if (game.num_agents, game.rpp, game.team_layout, game.chain_hare_cards, game.reshuffle_deck) != (
+                self.n, self.rpp, self.teams, self.chain, self.reshuffle):
+            raise ValueError("the game's configuration does not fit this engine's options "
+                             f"{ {k: v for k, v in self.options.items() if k != 'max_turns'} }")
+        cards, top = (game.discard + game.deck, len(game.discard)) if self.reshuffle else (game.deck, 0)
+        if len(cards) != NUM_CARDS or (not self.reshuffle and game.discard):
+            raise ValueError("the game's hare deck and discard pile must hold the 12 cards")
+        ints = lambda x: jnp.asarray(np.asarray(x, np.int32))  # noqa: E731
+        bools = lambda x: jnp.asarray(np.asarray(x, bool))  # noqa: E731
+        s = State(
+            current_player=jnp.int32(0), observation=jnp.zeros(self.obs_size, jnp.float32),
+            rewards=jnp.zeros(self.n, jnp.float32), terminated=jnp.bool_(False), truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros(self._num_actions, bool), _step_count=jnp.int32(0),
+            pos=ints(game.pos), place=ints(game.place), eat=bools(game.eat), miss=bools(game.miss),
+            payout=bools(game.payout), last_cost=ints(game.last_cost), carrots=ints(game.carrots),
+            lettuces=ints(game.lettuces), cards=ints(cards), top=jnp.int32(top), known_from=jnp.int32(game.known_from),
+            last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turns=jnp.int32(game.turns),
+            cur=jnp.int32(game.cur), phase=jnp.int32(game.phase), card_runner=jnp.int32(game.card_runner),
+            busy=bools([r in game._busy for r in range(self.r)]), over=jnp.bool_(game.over),
+            final_places=ints(game.final_places if game.over else [0] * self.n),
+        )
+        s = self._publish(s, jnp.bool_(True))  # no rewards: the game did not end on this step
+        return s.replace(observation=self.observation(s, s.current_player))
 
-# ---- conversion to and from the reference engine's to_dict() ---------------------------------------
-def _deck_lists(env: HaseUndIgelJax, s: State) -> tuple[list[int], list[int]]:
-    cards, top = [int(c) for c in np.asarray(s.cards)], int(s.top)
-    if env.reshuffle:
-        return cards[top:], cards[:top]
-    return cards[top:] + cards[:top], []
+    def scores(self, state: State) -> jax.Array:
+        """Every player's standing as a score (higher is better): once over minus the final place;
+        before, minus the best race position (HUI-15) among the player's runners."""
+        racing = jnp.stack([self._race_position(state, jnp.int32(r)) for r in range(self.r)])
+        best = jnp.min(racing.reshape(self.n, self.rpp), axis=1)
+        return jnp.where(state.over, -state.final_places, -best).astype(jnp.int32)
 
+    def final_places(self, state: State) -> jax.Array:
+        """The reference's ``places()``: finishing order, or with two runners or teams 0 for the
+        winning side and 1 for everybody else."""
+        return state.final_places
 
-def to_game_dict(env: HaseUndIgelJax, s: State) -> dict:
-    """The reference engine's ``to_dict()`` of an unbatched state, without its ``rng`` (the JAX
-    engine's chance comes from keys)."""
-    deck, discard = _deck_lists(env, s)
-    ints = lambda a: [int(x) for x in np.asarray(a)]  # noqa: E731
-    bools = lambda a: [bool(x) for x in np.asarray(a)]  # noqa: E731
-    over = bool(s.over)
-    return {
-        "num_players": env.n,
-        "two_runners": env.rpp == 2,
-        "teams": env.teams,
-        "chain_hare_cards": env.chain,
-        "reshuffle_deck": env.reshuffle,
-        "pos": ints(s.pos),
-        "place": ints(s.place),
-        "eat": bools(s.eat),
-        "miss": bools(s.miss),
-        "payout": bools(s.payout),
-        "last_cost": ints(s.last_cost),
-        "carrots": ints(s.carrots),
-        "lettuces": ints(s.lettuces),
-        "deck": deck,
-        "discard": discard,
-        "known_from": int(s.known_from),
-        "last_card": int(s.last_card),
-        "turns": int(s.turns),
-        "current": int(s.cur),
-        "phase": rules.PHASES[int(s.phase)],
-        "card_runner": int(s.card_runner),
-        "busy": [i for i, b in enumerate(bools(s.busy)) if b],
-        "over": over,
-        "final_places": ints(s.final_places) if over else [],
-    }
-
-
-def from_game_dict(env: HaseUndIgelJax, d: dict) -> State:
-    """An unbatched state from the reference engine's ``to_dict()`` (validated by the reference
-    engine's ``from_dict``, so a malformed dict raises its ``ValueError``)."""
-    game = rules.HaseUndIgel.from_dict({**d, "rng": rules.rng_to_dict(np.random.default_rng(0))})
-    options = {k: env.options[k] for k in ("num_players", "chain_hare_cards", "reshuffle_deck", "teams")}
-    if {k: d[k] for k in options} != options or d["two_runners"] != (env.rpp == 2):
-        raise ValueError(f"game dict options do not match this engine's {env.options!r}")
-    if env.reshuffle:
-        cards, top = game.discard + game.deck, len(game.discard)
-    else:
-        cards, top = game.deck, 0
-    r, n = env.r, env.n
-    arr = lambda x, dtype=jnp.int32: jnp.asarray(np.asarray(x), dtype)  # noqa: E731
-    busy = np.zeros(r, bool)
-    busy[list(game._busy)] = True
-    s = State(
-        current_player=jnp.int32(game.cur), observation=jnp.zeros(env.obs_size, jnp.float32),
-        rewards=jnp.zeros(n, jnp.float32), terminated=jnp.bool_(game.over), truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(env.num_actions, bool), _step_count=jnp.int32(0),
-        pos=arr(game.pos), place=arr(game.place), eat=arr(game.eat, bool), miss=arr(game.miss, bool),
-        payout=arr(game.payout, bool), last_cost=arr(game.last_cost), carrots=arr(game.carrots),
-        lettuces=arr(game.lettuces), cards=arr(cards), top=jnp.int32(top), known_from=jnp.int32(game.known_from),
-        last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turns=jnp.int32(game.turns),
-        cur=jnp.int32(game.cur), phase=jnp.int32(game.phase), card_runner=jnp.int32(game.card_runner),
-        busy=jnp.asarray(busy), over=jnp.bool_(game.over),
-        final_places=arr(game.final_places if game.over else [0] * n),
-    )
-    s = env._publish(s, jnp.bool_(True))
-    return s.replace(observation=env.observation(s, s.cur))
+    def feed_chance(self, game: rules.HaseUndIgel, key: jax.Array) -> None:
+        """Let the reference ``game`` reshuffle as ``step(..., key)`` does (see Chance)."""
+        if self.reshuffle:
+            game.rng = StreamRandom(host_stream(key, NUM_CARDS))

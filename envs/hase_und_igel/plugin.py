@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     title="Hase und Igel",
     env_module="meadowzoo.envs.hase_und_igel_v0",
     player_counts=(2, 3, 4, 5, 6),
+    jax_engine="meadowzoo.envs.hase_und_igel.jax_engine:HaseUndIgelJax",
 )
