@@ -2,57 +2,77 @@
 
 The reference is :mod:`meadowzoo.envs.hase_und_igel.rules` (the forward model) and
 :mod:`meadowzoo.envs.hase_und_igel.env` (observation, mask, action indices; its module docstring is
-the encoding's spec). This engine plays the same rules with the same encoding: a policy trained on
-either plays the other without conversion. Everything is a pure function of a state pytree with
-fixed shapes; there is no Python control flow on traced values (the turn loop is a
-``lax.while_loop``, every rule a masked update or a table lookup), so ``init``, ``step`` and
-``observe`` work under ``jit`` and ``vmap`` on CPU and GPU.
+the encoding's spec). This engine plays the same rules (HUI-1 … HUI-30, every DECISION of
+``data.DECISIONS`` as there) with the same encoding, so a policy trained on either plays the other
+without conversion. Built by ``meadowzoo.jax.make("hase_und_igel", **options)`` on the shared core
+:mod:`meadowzoo.envs.core.jax_core`; everything is a pure function of a state pytree of fixed
+shapes with no Python control flow on traced values (the turn loop is a ``lax.while_loop``, every
+rule a masked update or a table lookup), so ``init``, ``step`` and ``observe`` work under ``jit``
+and ``vmap`` on CPU and GPU.
 
-Options (``HaseUndIgelJax(**options)`` or ``meadowzoo.jax.make("hase_und_igel", **options)``)
-    ``num_players`` 2–6, ``two_runners``, ``teams`` (``"2x2"``, ``"3x2"``, ``"2x3"``),
-    ``chain_hare_cards``, ``reshuffle_deck``, ``start_player`` and ``max_turns`` (default 1500), as
-    the PettingZoo env. ``render_mode`` has no meaning here and is refused.
+Options (as the PettingZoo env's)
+    ``num_players`` 2–6 (default 4), ``two_runners`` (default True; with 2 players), ``teams``
+    (``"2x2"``, ``"3x2"``, ``"2x3"``), ``chain_hare_cards``, ``reshuffle_deck``, ``start_player``,
+    ``max_turns`` (default 1500, at most 65536: the progress feature is a table). ``render_mode``
+    and unknown options are refused with a ``ValueError``. The env has no truncation scoring
+    option yet (a truncation gives 0 to everybody, here too).
 
-State (:class:`State`; R runners = ``num_players`` or 4 with two runners, N players)
-    pgx fields: ``current_player`` (the seat to decide; once over the last mover), ``observation``
-    (of ``current_player``), ``rewards`` float32[N] (rank rewards on the step that ends the game),
-    ``terminated`` (game over), ``truncated`` (``turns >= max_turns`` before the end),
-    ``legal_action_mask`` bool[A] (all True once terminated, pgx convention), ``_step_count``.
-    Rules fields, named as in the reference engine's ``to_dict``: ``pos`` int32[R] (0 = Start,
-    64 = Goal), ``place`` int32[R] (finishing order 1.., 0 = racing), ``eat``/``miss``/``payout``
-    bool[R], ``last_cost`` int32[R], ``carrots``/``lettuces`` int32[N], ``finished``, ``turns``,
-    ``cur`` (player whose turn it is), ``phase`` (0 move, 1 card carrots, 2 extra move, 3 stuck),
-    ``card_runner`` (−1 = none), ``busy`` bool[R] (runners that ate or missed this turn), ``over``,
+Actions and mask
+    The PettingZoo env's indices: ``Discrete(70)``, ``Discrete(139)`` with two runners (slot block
+    ``67·k``: forward to t = 1…64 at ``t − 1``, hedgehog back 64, stay take 65 / give 66; give-up
+    134/135; card take / give / pass last). ``legal_action_mask`` equals the env's mask of the
+    player to move while the game runs; pgx conventions otherwise: all True once terminated, an
+    illegal action ends the game with −1 for the mover, a step on an ended game changes nothing.
+    At a ``max_turns`` truncation the mask keeps the legal actions (the env's is then all zero).
+
+Observation (float32, the env's vector exactly, for every seat)
+    runner blocks 70 × R (the observer's runners first, then the seats in turn order), player
+    blocks 4 × N, hare deck 12 × 10, unseen cards 9, last card 9, decision 4, card runner ``rpp``,
+    progress 1 (see the env's table). ``state.observation`` is the player to move's;
+    ``observe_player(state, p)`` / ``observe_all(state)`` any seat's. Each float is the one numpy
+    forms: tables built by numpy (race position / R, lettuces, progress) and
+    :func:`carrots_feature` (XLA's float32 division is not correctly rounded; carrots are exact
+    up to 2**24).
+
+State (:class:`State`; R runners = N players, or 4 with two runners)
+    pgx fields: ``current_player`` (the player to move; 0 once over, as the env's
+    ``agent_selection``), ``observation``, ``rewards`` float32[N] (rank rewards with teams, on the
+    step that ends the game), ``terminated`` (game over), ``truncated`` (``turns >= max_turns``
+    before the end; rewards 0), ``legal_action_mask``, ``_step_count``.
+    Rules fields, as the reference engine's ``to_dict``: ``pos`` int32[R] (0 = Start, 64 = Goal),
+    ``place`` int32[R] (finishing order 1.., 0 = racing), ``eat`` / ``miss`` / ``payout`` bool[R],
+    ``last_cost`` int32[R], ``carrots`` / ``lettuces`` int32[N], ``finished``, ``turns``, ``cur``
+    (the player whose turn it is), ``phase`` (0 move, 1 card carrots, 2 extra move, 3 stuck),
+    ``card_runner`` (−1 none), ``busy`` bool[R] (runners that ate or missed this turn), ``over``,
     ``final_places`` int32[N] (0 = best; valid once over).
-    The hare deck: ``cards`` int32[12] (card kind indices, ``data.CARD_KINDS``) and ``top``:
-    without ``reshuffle_deck`` the deck is the cycle ``cards[top], cards[top+1], …`` (mod 12) and
-    drawing advances ``top`` (the drawn card goes to the bottom); with ``reshuffle_deck`` the deck is
-    ``cards[top:]`` and the discard pile ``cards[:top]`` in drawing order, and a draw from the empty
-    deck first reorders the whole array by the chance permutation and sets ``top`` to 0.
-    ``known_from`` (``deck[known_from:]`` is public) and ``last_card`` as the reference.
-    :func:`to_game_dict` / :func:`from_game_dict` convert to and from the reference engine's
-    ``to_dict()`` (the ``game`` field of the env's ``snapshot()``).
+    The hare deck: ``cards`` int32[12] (card kinds, ``data.CARD_KINDS`` order) and ``top``. Without
+    ``reshuffle_deck`` the deck is the cycle ``cards[top], cards[top+1], …`` (mod 12), and a draw
+    advances ``top`` (the card goes to the bottom); with ``reshuffle_deck`` the deck is
+    ``cards[top:]``, the discard pile ``cards[:top]`` in drawing order, and a draw from the empty
+    deck first reorders the array by the step's chance. ``known_from`` (``deck[known_from:]`` is
+    public) and ``last_card`` as the reference. :meth:`HaseUndIgelJax.to_game_dict` /
+    :meth:`HaseUndIgelJax.from_game` convert to and from the reference game, and the core's
+    ``to_snapshot`` / ``from_snapshot`` to and from the env's ``snapshot()``.
 
-Observation (float32, the PettingZoo env's vector exactly; see its docstring)
-    runner blocks 70 × R (observer's runners first, then seats in turn order), player blocks 4 × N,
-    hare deck 12 × 10, unseen cards 9, last card 9, decision 4, card runner ``rpp``, progress 1.
-    Every float is formed as numpy forms it (tables built by numpy, or a float32 division, which is
-    correctly rounded like numpy's float64 quotient cast to float32). ``observe(state, seat)`` gives
-    any seat's vector; ``observe_all`` all of them.
-
-Actions: the PettingZoo env's indices (``Discrete(70)``, ``Discrete(139)`` with two runners).
-    An illegal action ends the game with the pgx penalty (−1 for the mover, +1/(N−1)… as pgx).
+Turns
+    ``step`` applies the action (moves, stays, card choices, give-up), resolves the hare cards it
+    draws (a ``lax.while_loop`` of draws with ``chain_hare_cards``), then runs the following turns'
+    automatic parts (payouts, eating, missing turns, skipped players, stuck runners back to Start,
+    the final-stretch move back) in a ``lax.while_loop`` of turns until a player has a decision
+    or the game ends, as the reference's ``apply``.
 
 Chance
-    Drawn from the keys only, in one place each, so a harness can feed the same outcome to the
-    reference engine: :func:`deal` (``init``'s key: the deck order and, without ``start_player``,
-    the start player) and :func:`reshuffle_order` (``step``'s key: the permutation applied to the
-    discard pile when the deck runs out, reshuffle variant only; at most one reshuffle per step).
-    ``step(state, action, key)`` needs a key only with ``reshuffle_deck``.
+    ``init(key)``: the deck order (``jax.random.permutation``) and, without ``start_player``, the
+    start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
+    ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 12 uniforms
+    orders the discard pile when the deck runs out (:func:`reshuffle_order`, at most one
+    reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
+    game. Without ``reshuffle_deck`` a step has no chance.
 
 The deck order of HUI-13: the reference engine puts a drawn card under the deck at once, before it
-is resolved (the spec now says: only once resolved). :meth:`HaseUndIgelJax._draw` is the one place
-that handles the order (marked ``HUI-13 DECK ORDER``); change it together with the reference.
+is resolved (the spec now says: only once resolved, after a card drawn during its resolution).
+:meth:`HaseUndIgelJax._draw` is the one place that handles the order (marked ``HUI-13 DECK
+ORDER``); change it together with the reference engine's ``_draw_card``.
 """
 
 from __future__ import annotations
@@ -295,11 +315,12 @@ class HaseUndIgelJax(MeadowJaxEnv):
             carrots=jnp.full(n, self.start_carrots, jnp.int32),
             lettuces=jnp.full(n, self.start_lettuces, jnp.int32),
             cards=jnp.asarray(cards, jnp.int32), top=jnp.int32(0), known_from=jnp.int32(NUM_CARDS),
-            last_card=jnp.int32(-1), finished=jnp.int32(0), turns=jnp.int32(0),
+            # turns = 1: the first turn has begun; the turn loop is not needed for it (nothing is
+            # pending on Start and the start carrots always pay for a move to a free square)
+            last_card=jnp.int32(-1), finished=jnp.int32(0), turns=jnp.int32(1),
             cur=jnp.asarray(start, jnp.int32), phase=jnp.int32(MOVE), card_runner=jnp.int32(-1),
             busy=false_r, over=jnp.bool_(False), final_places=jnp.zeros(n, jnp.int32),
         )
-        s = self._begin_turn(s, jnp.bool_(True))
         return self._publish(s, jnp.bool_(False))
 
     # ---- step -----------------------------------------------------------------------------------
@@ -787,8 +808,19 @@ class HaseUndIgelJax(MeadowJaxEnv):
             busy=bools([r in game._busy for r in range(self.r)]), over=jnp.bool_(game.over),
             final_places=ints(game.final_places if game.over else [0] * self.n),
         )
-        s = self._publish(s, jnp.bool_(True))  # no rewards: the game did not end on this step
-        return s.replace(observation=self.observation(s, s.current_player))
+        return self._completed(s)
+
+    @property
+    def _completed(self):
+        """jit of: the pgx fields of a state built from a reference game (no rewards: the game did
+        not end on this step), compiled once per engine."""
+        if getattr(self, "_completed_fn", None) is None:
+            def complete(s: State) -> State:
+                s = self._publish(s, jnp.bool_(True))
+                return s.replace(observation=self.observation(s, s.current_player))
+
+            self._completed_fn = jax.jit(complete)
+        return self._completed_fn
 
     def scores(self, state: State) -> jax.Array:
         """Every player's standing as a score (higher is better): once over minus the final place;
