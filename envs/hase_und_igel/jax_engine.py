@@ -62,9 +62,9 @@ Turns
     or the game ends, as the reference's ``apply``.
 
 Chance
-    ``init(key)``: the deck order (``jax.random.permutation``) and, without ``start_player``, the
+    ``init(key)``: the deck order (the core's ``permutation``) and, without ``start_player``, the
     start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
-    ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 12 uniforms
+    ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 11 uniforms
     orders the discard pile when the deck runs out (:func:`reshuffle_order`, at most one
     reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
     game. Without ``reshuffle_deck`` a step has no chance.
@@ -85,7 +85,14 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
-from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, stream_order
+from meadowzoo.envs.core.jax_core import (
+    MeadowJaxEnv,
+    StreamRandom,
+    chance_stream,
+    host_stream,
+    permutation,
+    stream_permutation,
+)
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, STUCK, check_config, start_holdings
 
@@ -118,6 +125,7 @@ SQUARES = jnp.arange(NUM_POS, dtype=jnp.int32)
 ON_TRACK = (SQUARES > 0) & (SQUARES < GOAL)
 FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
 DECK = jnp.array(data.DECK, jnp.int32)
+RESHUFFLE_UNIFORMS = NUM_CARDS - 1  # a step's chance: one Fisher–Yates shuffle of the 12 cards
 
 @dataclass
 class State(pgx.core.State):
@@ -158,7 +166,7 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
     """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
     HUI-6). The harness feeds the same outcome to the reference engine."""
     deck_key, seat_key = jax.random.split(key)
-    cards = DECK[jax.random.permutation(deck_key, NUM_CARDS)]
+    cards = DECK[permutation(deck_key, NUM_CARDS)]
     if start_player is None:
         start = jax.random.randint(seat_key, (), 0, num_players, dtype=jnp.int32)
     else:
@@ -168,12 +176,12 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
 
 def reshuffle_order(key: jax.Array) -> jax.Array:
     """Chance of a step (reshuffle variant): the new deck is ``discard[order]``, the discard pile
-    in drawing order (HUI-2 option), ordered by the step's 12 chance uniforms as the reference's
-    ``rng.shuffle`` does when fed (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`). Used
+    in drawing order (HUI-2 option), shuffled (Fisher–Yates) by the step's 11 chance uniforms as
+    the reference's ``rng.shuffle`` does when fed (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`). Used
     only if the step draws from the empty deck; a step reshuffles at most once (a step draws one
     card, or with ``chain_hare_cards`` a chain that continues only through the 3 fall-back /
     move-up cards: at most 7 draws, fewer than a deck)."""
-    return stream_order(chance_stream(key, NUM_CARDS)).astype(jnp.int32)
+    return stream_permutation(chance_stream(key, RESHUFFLE_UNIFORMS))
 
 
 #: the JAX engine's progress feature is a table of turns / max_turns (XLA's float32 division is not
@@ -837,4 +845,4 @@ class HaseUndIgelJax(MeadowJaxEnv):
     def feed_chance(self, game: rules.HaseUndIgel, key: jax.Array) -> None:
         """Let the reference ``game`` reshuffle as ``step(..., key)`` does (see Chance)."""
         if self.reshuffle:
-            game.rng = StreamRandom(host_stream(key, NUM_CARDS))
+            game.rng = StreamRandom(host_stream(key, RESHUFFLE_UNIFORMS))

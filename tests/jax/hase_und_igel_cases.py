@@ -46,7 +46,7 @@ class Events:
     def __init__(self) -> None:
         self.counts: Counter = Counter()
 
-    def __call__(self, env, state, ref) -> None:
+    def __call__(self, state, ref) -> None:
         game = ref.game
         for event in game.log:
             self.counts[f"card {data.CARD_KINDS[event[2]]}" if event[0] == "draw" else event[0]] += 1

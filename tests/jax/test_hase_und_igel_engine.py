@@ -4,7 +4,8 @@ Three configurations covering both turn loops and every variant (``hase_und_igel
 every player's observation and the whole state at every decision, final places and rewards,
 truncation, snapshot round trips, the set-up, pgx's illegal-action rule and, for one config,
 hidden information. One test per configuration, so that it compiles the engine once even when
-pytest-xdist spreads the tests over processes. The ≥ 300-game run per player count and variant
+pytest-xdist spreads the tests over processes; one configuration also runs the games batched
+(``check_batched``). The ≥ 300-game run per player count and variant
 is ``test_hase_und_igel_slow.py``.
 """
 
@@ -24,20 +25,21 @@ from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feat
 from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel
 from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, Events, driver
 
-BATCH = 3
 GAMES = 3
 HIDDEN_INFORMATION_CONFIG = "4p teams 2x2"
+BATCHED_CONFIG = "2p two runners, reshuffle"
 
 
 class RoundTrips:
     """``on_state`` hook: every ``every``-th decision, JAX state -> env snapshot -> reference env
     -> JAX state must give the same state, observation and mask."""
 
-    def __init__(self, inner, every: int = 40) -> None:
-        self.inner, self.every, self.seen, self.done = inner, every, 0, 0
+    def __init__(self, env, inner, every: int = 40) -> None:
+        self.env, self.inner, self.every, self.seen, self.done = env, inner, every, 0, 0
 
-    def __call__(self, env, state, ref) -> None:
-        self.inner(env, state, ref)
+    def __call__(self, state, ref) -> None:
+        env = self.env
+        self.inner(state, ref)
         self.seen += 1
         if self.seen % self.every:
             return
@@ -52,30 +54,29 @@ class RoundTrips:
 def _initial_states_match_the_reference(env: HaseUndIgelJax, functions) -> None:
     """HUI-4 … HUI-6: the set-up from the deal (deck order, start player) equals the reference
     engine's game built with the same deal."""
-    keys = jax.random.split(jax.random.PRNGKey(11), BATCH)
-    states = jax.device_get(functions.init(keys))
-    for i in range(BATCH):
-        cards, start = deal(keys[i], env.n, env.start_player)
+    for i in range(4):
+        key = jax.random.PRNGKey(11 + i)
+        state, _ = jax.device_get(functions.init(key))
+        cards, start = deal(key, env.n, env.start_player)
         game = HaseUndIgel(env.n, two_runners=env.rpp == 2, teams=env.teams, chain_hare_cards=env.chain,
                            reshuffle_deck=env.reshuffle, start_player=int(start), rng=np.random.default_rng(0))
         game.deck = [int(c) for c in cards]
         expected = game.to_dict()
         expected.pop("rng")
-        assert env.to_game_dict(jax_harness.unbatch(states, i)) == expected
+        assert env.to_game_dict(state) == expected
 
 
 def _illegal_action_and_finished_game_follow_pgx(env: HaseUndIgelJax, functions) -> None:
-    keys = jax.random.split(jax.random.PRNGKey(1), BATCH)
-    states = functions.init(keys)
-    mask = np.asarray(states.legal_action_mask)
-    illegal = np.argmin(mask, axis=1).astype(np.int32)
-    assert not mask[np.arange(BATCH), illegal].any()
-    ended = functions.step(states, jnp.asarray(illegal), keys)
-    assert np.asarray(ended.terminated).all()
-    rewards = np.asarray(ended.rewards)
-    assert (rewards[np.arange(BATCH), np.asarray(states.current_player)] == -1).all()
-    again = functions.step(ended, jnp.asarray(illegal), keys)  # a finished game does not change
-    assert (np.asarray(again.rewards) == 0).all()
+    key = jax.random.PRNGKey(1)
+    state, _ = functions.init(key)
+    mask = np.asarray(state.legal_action_mask)
+    illegal = jnp.int32(np.argmin(mask))
+    assert not mask[int(illegal)]
+    ended, _ = functions.step(state, illegal, key)
+    assert bool(ended.terminated)
+    assert float(ended.rewards[int(state.current_player)]) == -1
+    again, _ = functions.step(ended, illegal, key)  # a finished game does not change
+    assert not np.asarray(again.rewards).any()
     assert np.array_equal(np.asarray(again.pos), np.asarray(ended.pos))
 
 
@@ -84,8 +85,8 @@ def test_identical_to_reference(label, options):
     env = meadowzoo.jax.make("hase_und_igel", **options)
     events = Events()
     # snapshot round trips where the hidden-information check compiles from_game anyway
-    hook = RoundTrips(events) if label == HIDDEN_INFORMATION_CONFIG else events
-    figures = jax_harness.run_differential(env, GAMES, seed=7, batch=BATCH, on_state=hook, policy=driver(seed=7))
+    hook = RoundTrips(env, events) if label == HIDDEN_INFORMATION_CONFIG else events
+    figures = jax_harness.run_differential(env, GAMES, seed=7, on_state=hook, policy=driver(seed=7))
     assert figures.games == GAMES and figures.decisions > 20 * GAMES
     assert label != HIDDEN_INFORMATION_CONFIG or hook.done > 0
     counts = events.counts
@@ -95,13 +96,16 @@ def test_identical_to_reference(label, options):
     assert counts["finish"] > 0, counts
     if options.get("max_turns") == 150:
         assert figures.truncated > 0  # the short max_turns truncates games mid-race
-    functions = jax_harness.compiled(env, BATCH)  # compiled by the run above
+    functions = jax_harness.compiled(env)  # compiled by the run above
     _initial_states_match_the_reference(env, functions)
     _illegal_action_and_finished_game_follow_pgx(env, functions)
     if label == HIDDEN_INFORMATION_CONFIG:
         # resampling the unseen hare-deck order never changes a player's observation (and it did
         # change the state: the check is not vacuous)
-        assert jax_harness.check_hidden_information(env, 2, seed=3, batch=BATCH, policy=driver(seed=3)) > 0
+        assert jax_harness.check_hidden_information(env, 2, seed=3, policy=driver(seed=3)) > 0
+    if label == BATCHED_CONFIG:
+        # jit(vmap(...)) computes what each game computes alone (and the reshuffle keys stay apart)
+        assert jax_harness.check_batched(env, batch=4, steps=80) == 4 * 80
 
 
 def test_make_and_spaces_match_the_env():

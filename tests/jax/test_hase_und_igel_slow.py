@@ -32,7 +32,7 @@ pytestmark = [
 def test_identical_to_reference_long(label, options):
     env = meadowzoo.jax.make("hase_und_igel", **options)
     events = Events()
-    figures = jax_harness.run_differential(env, GAMES, seed=1000, batch=32, on_state=events, policy=driver(seed=1000))
+    figures = jax_harness.run_differential(env, GAMES, seed=1000, on_state=events, policy=driver(seed=1000))
     counts = events.counts
     print(f"\n{label}: {figures.games} games ({figures.games - figures.truncated} finished, "
           f"{figures.truncated} truncated), {figures.decisions} decisions, {figures.observations} observations "
@@ -48,5 +48,5 @@ def test_identical_to_reference_long(label, options):
     if env.rpp == 2:
         assert counts["decision stuck"] > 0
     if GAMES >= 300:
-        hidden = jax_harness.check_hidden_information(env, 20, seed=2000, batch=32, policy=driver(seed=2000))
+        hidden = jax_harness.check_hidden_information(env, 20, seed=2000, policy=driver(seed=2000))
         print(f"{label}: hidden information unchanged in {hidden} resampled (state, observer) pairs")
