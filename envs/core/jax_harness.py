@@ -1,19 +1,20 @@
 """The differential harness: proves a JAX engine identical to its reference engine, game-agnostic.
 
-:func:`run_differential` plays seeded games of uniform random legal play on both engines in
-lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
+:func:`run_differential` plays seeded games of uniform random legal play (or of a given driver
+``policy``) on both engines in lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
 :mod:`meadowzoo.envs.core.jax_core`), one game at a time through the jitted ``init`` and ``step``
 (unbatched: a program compiles in a third of the time of its ``vmap``-ed twin, and ``vmap`` of a
 pure function computes the same; :func:`check_batched` proves that separately). At every
 decision it compares
 
-* whose turn it is and whether the game is over,
+* whose turn it is, whether the game is over and whether ``max_turns`` truncated it,
 * the legal-action mask (``state.legal_action_mask`` vs ``raw_env.observe(agent)["action_mask"]``),
 * every player's observation (``observe_all`` vs ``raw_env.observe(player)["observation"]``),
 * the whole game state (the JAX state converted by ``to_game_dict`` vs the reference game's
   ``to_dict()``, both without the generator),
 
-and at the end the scores (the reference game's ``scores()`` where it has them), places and rewards.
+and at the end the scores (the reference game's ``scores()`` where it has them), places (the
+engine's ``final_places``) and rewards; after a truncation, the zero rewards.
 The first difference raises :class:`Mismatch` naming the game, the decision and the field.
 
 :func:`check_hidden_information` takes states along such games and, for each observer, lets the
@@ -47,6 +48,7 @@ class Figures:
     games: int = 0
     decisions: int = 0  # decisions compared (each: mask, every player's observation, the state)
     observations: int = 0  # player observations compared
+    truncated: int = 0  # games that ended by the env's max_turns truncation (the rest terminated)
     seconds: float = 0.0
 
 
@@ -111,11 +113,14 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
     over = bool(state.terminated)
     if over != bool(game.is_over):
         raise Mismatch(f"{where}: game over {over} (jax) vs {game.is_over} (reference)")
+    truncated = bool(state.truncated)
+    if truncated != any(ref.truncations.values()):
+        raise Mismatch(f"{where}: truncated {truncated} (jax) vs {any(ref.truncations.values())} (reference)")
     difference = _first_difference(env.to_game_dict(state), _game_dict(game), "game")
     if difference:
         raise Mismatch(f"{where}: state differs at {difference}")
     agents = ref.possible_agents
-    if not over:
+    if not over and not truncated:
         if int(state.current_player) != game.current_agent:
             raise Mismatch(f"{where}: player to move {int(state.current_player)} (jax) vs {game.current_agent} (reference)")
         mask = ref.observe(agents[game.current_agent])["action_mask"]
@@ -135,27 +140,41 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
 
 def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
     game = ref.game
+    rewards = [ref.rewards[a] for a in ref.possible_agents]
+    if bool(state.truncated):  # a max_turns truncation: no places, reward 0 for everybody
+        if np.any(np.asarray(state.rewards)) or any(rewards):
+            raise Mismatch(f"{where}: truncation rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
+        return
     scores = np.asarray(env.scores(state)).tolist()
     if callable(getattr(game, "scores", None)) and scores != list(game.scores()):
         raise Mismatch(f"{where}: final scores {scores} (jax) vs {game.scores()} (reference)")
     jax_places = np.asarray(env.final_places(state)).tolist()
     if jax_places != list(game.places()):
         raise Mismatch(f"{where}: final places {jax_places} (jax) vs {game.places()} (reference)")
-    rewards = [ref.rewards[a] for a in ref.possible_agents]
     if not np.allclose(np.asarray(state.rewards), rewards, atol=1e-6):
         raise Mismatch(f"{where}: final rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
 
 
-def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None) -> Figures:
+def uniform_random(ref, rng: np.random.Generator) -> int:
+    """The default driver: a uniform choice among the reference env's legal actions."""
+    legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+    return int(legal[rng.integers(len(legal))])
+
+
+def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None, policy=None) -> Figures:
     """Play ``games`` seeded random games on both engines and compare every decision (see the
     module docstring). ``on_state(host_state, ref)``, if given, is called at every decision (the
-    hidden-information check hooks in here). Raises :class:`Mismatch`; returns the figures."""
+    hidden-information check hooks in here). ``policy(ref, rng)`` chooses each action from the
+    reference env (default :func:`uniform_random`; games whose random play rarely ends pass a
+    driver that reaches the endgame). A game ends at termination or at the env's ``max_turns``
+    truncation. Raises :class:`Mismatch`; returns the figures."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     functions = compiled(env)
     figures = Figures()
     start = time.perf_counter()
     choose = np.random.default_rng(seed)
+    policy = uniform_random if policy is None else policy
     for game_index in range(games):
         key = jax.random.fold_in(jax.random.PRNGKey(seed), game_index)
         key, init_key = jax.random.split(key)
@@ -169,11 +188,11 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None
             figures.decisions += 1
             if on_state is not None:
                 on_state(state, ref)
-            if bool(state.terminated):
+            if bool(state.terminated) or bool(state.truncated):
                 _compare_end(env, state, ref, where)
+                figures.truncated += bool(state.truncated)
                 break
-            legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
-            action = int(legal[choose.integers(len(legal))])
+            action = int(policy(ref, choose))
             key, step_key = jax.random.split(key)
             state, observations = jax.device_get(functions.step(state, jnp.int32(action), step_key))
             env.feed_chance(ref.game, step_key)
@@ -219,7 +238,7 @@ def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int
     return compared
 
 
-def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3) -> int:
+def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3, policy=None) -> int:
     """Play ``games`` as :func:`run_differential` does; at every ``every``-th decision and for
     each observer, resample what the observer cannot see (the reference game's
     ``resample_hidden``) and require the observer's JAX observation to stay the same. Raises
@@ -246,7 +265,7 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every
                 raise Mismatch(f"player {observer}'s observation changed with hidden information at "
                                f"{np.flatnonzero(before != after)[:8].tolist()}")
 
-    run_differential(env, games, seed=seed, on_state=check)
+    run_differential(env, games, seed=seed, on_state=check, policy=policy)
     if not counter["changed"]:
         raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
     return counter["changed"]

@@ -27,4 +27,5 @@ PLUGIN = GamePlugin(
     notebook=Notebook(players=4, blurb="Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
     standing="meadowzoo.envs.hase_und_igel.standing:race_places",
     view="meadowzoo.envs.hase_und_igel.view",
+    jax_engine="meadowzoo.envs.hase_und_igel.jax_engine:HaseUndIgelJax",
 )

@@ -1,0 +1,848 @@
+"""Hase und Igel as a batched, jit-compiled JAX engine (``pgx.Env``), identical to the reference engine.
+
+The reference is :mod:`meadowzoo.envs.hase_und_igel.rules` (the forward model) and
+:mod:`meadowzoo.envs.hase_und_igel.env` (observation, mask, action indices; its module docstring is
+the encoding's spec). This engine plays the same rules (HUI-1 … HUI-30, every DECISION of
+``data.DECISIONS`` as there) with the same encoding, so a policy trained on either plays the other
+without conversion. Built by ``meadowzoo.jax.make("hase_und_igel", **options)`` on the shared core
+:mod:`meadowzoo.envs.core.jax_core`; everything is a pure function of a state pytree of fixed
+shapes with no Python control flow on traced values (the turn loop is a ``lax.while_loop``, every
+rule a masked update or a table lookup), so ``init``, ``step`` and ``observe`` work under ``jit``
+and ``vmap`` on CPU and GPU.
+
+Options (as the PettingZoo env's)
+    ``num_players`` 2–6 (default 4), ``two_runners`` (default True; with 2 players), ``teams``
+    (``"2x2"``, ``"3x2"``, ``"2x3"``), ``chain_hare_cards``, ``reshuffle_deck``, ``start_player``,
+    ``max_turns`` (default 1500, at most 65536: the progress feature is a table). ``render_mode``
+    and unknown options are refused with a ``ValueError``. The env has no truncation scoring
+    option yet (a truncation gives 0 to everybody, here too).
+
+Actions and mask
+    The PettingZoo env's indices: ``Discrete(70)``, ``Discrete(139)`` with two runners (slot block
+    ``67·k``: forward to t = 1…64 at ``t − 1``, hedgehog back 64, stay take 65 / give 66; give-up
+    134/135; card take / give / pass last). ``legal_action_mask`` equals the env's mask of the
+    player to move while the game runs; pgx conventions otherwise: all True once terminated, an
+    illegal action ends the game with −1 for the mover, a step on an ended game changes nothing.
+    At a ``max_turns`` truncation the mask keeps the legal actions (the env's is then all zero).
+
+Observation (float32, the env's vector exactly, for every seat)
+    runner blocks 70 × R (the observer's runners first, then the seats in turn order), player
+    blocks 4 × N, hare deck 12 × 10, unseen cards 9, last card 9, decision 4, card runner ``rpp``,
+    progress 1 (see the env's table). ``state.observation`` is the player to move's;
+    ``observe_player(state, p)`` / ``observe_all(state)`` any seat's. Each float is the one numpy
+    forms: tables built by numpy (race position / R, lettuces, progress) and
+    :func:`carrots_feature` (XLA's float32 division is not correctly rounded; carrots are exact
+    up to 2**24).
+
+State (:class:`State`; R runners = N players, or 4 with two runners)
+    pgx fields: ``current_player`` (the player to move; 0 once over, as the env's
+    ``agent_selection``), ``observation``, ``rewards`` float32[N] (rank rewards with teams, on the
+    step that ends the game), ``terminated`` (game over), ``truncated`` (``turns >= max_turns``
+    before the end; rewards 0), ``legal_action_mask``, ``_step_count``.
+    Rules fields, as the reference engine's ``to_dict``: ``pos`` int32[R] (0 = Start, 64 = Goal),
+    ``place`` int32[R] (finishing order 1.., 0 = racing), ``eat`` / ``miss`` / ``payout`` bool[R],
+    ``last_cost`` int32[R], ``carrots`` / ``lettuces`` int32[N], ``finished``, ``turns``, ``cur``
+    (the player whose turn it is), ``phase`` (0 move, 1 card carrots, 2 extra move, 3 stuck),
+    ``card_runner`` (−1 none), ``busy`` bool[R] (runners that ate or missed this turn), ``over``,
+    ``final_places`` int32[N] (0 = best; valid once over).
+    The hare deck: ``cards`` int32[12] (card kinds, ``data.CARD_KINDS`` order) and ``top``. Without
+    ``reshuffle_deck`` the deck is the cycle ``cards[top], cards[top+1], …`` (mod 12), and a draw
+    advances ``top`` (the card goes to the bottom); with ``reshuffle_deck`` the deck is
+    ``cards[top:]``, the discard pile ``cards[:top]`` in drawing order, and a draw from the empty
+    deck first reorders the array by the step's chance. ``known_from`` (``deck[known_from:]`` is
+    public) and ``last_card`` as the reference. :meth:`HaseUndIgelJax.to_game_dict` /
+    :meth:`HaseUndIgelJax.from_game` convert to and from the reference game, and the core's
+    ``to_snapshot`` / ``from_snapshot`` to and from the env's ``snapshot()``.
+
+Turns
+    ``step`` applies the action (moves, stays, card choices, give-up), resolves the hare cards it
+    draws (a ``lax.while_loop`` of draws with ``chain_hare_cards``), then runs the following turns'
+    automatic parts (payouts, eating, missing turns, skipped players, stuck runners back to Start,
+    the final-stretch move back) in a ``lax.while_loop`` of turns until a player has a decision
+    or the game ends, as the reference's ``apply``.
+
+Chance
+    ``init(key)``: the deck order (the core's ``permutation``) and, without ``start_player``, the
+    start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
+    ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 11 uniforms
+    orders the discard pile when the deck runs out (:func:`reshuffle_order`, at most one
+    reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
+    game. Without ``reshuffle_deck`` a step has no chance.
+
+The deck order of HUI-13: the reference engine puts a drawn card under the deck at once, before it
+is resolved (the spec now says: only once resolved, after a card drawn during its resolution).
+:meth:`HaseUndIgelJax._draw` is the one place that handles the order (marked ``HUI-13 DECK
+ORDER``); change it together with the reference engine's ``_draw_card``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx.core
+from pgx._src.struct import dataclass
+
+from meadowzoo.envs.core.jax_core import (
+    MeadowJaxEnv,
+    StreamRandom,
+    chance_stream,
+    host_stream,
+    permutation,
+    stream_permutation,
+)
+from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
+from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, STUCK, check_config, start_holdings
+
+GOAL = data.GOAL
+NUM_POS = data.NUM_POSITIONS
+NUM_CARDS = len(data.DECK)
+SLOT = rules.SLOT_ACTIONS
+TAKE, GIVE, BACK = rules.TAKE_OFFSET, rules.GIVE_OFFSET, rules.BACK_OFFSET
+DEFAULT_MAX_TURNS = pz_env.HaseUndIgelEnv.default_max_turns
+K = rules.CARD  # card kind -> index
+FALL_BACK, MOVE_UP = K[data.FALL_BACK], K[data.MOVE_UP]
+
+# ---- static tables (from the reference engine's own tables) ---------------------------------------
+_i32 = np.int32
+IS_HEDGEHOG = jnp.array(rules.IS_HEDGEHOG)
+IS_LETTUCE = jnp.array(rules.IS_LETTUCE)
+IS_CARROT = jnp.array(rules.IS_CARROT)
+IS_HARE = jnp.array(rules.IS_HARE)
+PAYS_ANY = jnp.array([bool(p) for p in rules.PAYS_AT])  # number or flag square
+#: by square: bit q set iff the square pays at race position q (HUI-14)
+PAYS_BITS = jnp.array([sum(1 << q for q in positions) for positions in rules.PAYS_AT], jnp.int32)
+PREV_HEDGEHOG = jnp.array(rules.PREV_HEDGEHOG, jnp.int32)
+PREV_CARROT = jnp.array(rules.PREV_CARROT, jnp.int32)
+NEXT_CARROT = jnp.array(rules.NEXT_CARROT, jnp.int32)
+COST = jnp.array(rules.COST, jnp.int32)
+HEDGEHOGS = jnp.array(rules.HEDGEHOGS, jnp.int32)
+#: [has lettuce][square]: a forward move may target the square if free (squares 1..63)
+TARGETABLE = jnp.array(rules.TARGETABLE)
+SQUARES = jnp.arange(NUM_POS, dtype=jnp.int32)
+ON_TRACK = (SQUARES > 0) & (SQUARES < GOAL)
+FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
+DECK = jnp.array(data.DECK, jnp.int32)
+RESHUFFLE_UNIFORMS = NUM_CARDS - 1  # a step's chance: one Fisher–Yates shuffle of the 12 cards
+
+@dataclass
+class State(pgx.core.State):
+    current_player: jax.Array
+    observation: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    legal_action_mask: jax.Array
+    _step_count: jax.Array
+    pos: jax.Array
+    place: jax.Array
+    eat: jax.Array
+    miss: jax.Array
+    payout: jax.Array
+    last_cost: jax.Array
+    carrots: jax.Array
+    lettuces: jax.Array
+    cards: jax.Array
+    top: jax.Array
+    known_from: jax.Array
+    last_card: jax.Array
+    finished: jax.Array
+    turns: jax.Array
+    cur: jax.Array
+    phase: jax.Array
+    card_runner: jax.Array
+    busy: jax.Array
+    over: jax.Array
+    final_places: jax.Array
+
+    @property
+    def env_id(self) -> str:
+        return "hase_und_igel"
+
+
+def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> tuple[jax.Array, jax.Array]:
+    """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
+    HUI-6). The harness feeds the same outcome to the reference engine."""
+    deck_key, seat_key = jax.random.split(key)
+    cards = DECK[permutation(deck_key, NUM_CARDS)]
+    if start_player is None:
+        start = jax.random.randint(seat_key, (), 0, num_players, dtype=jnp.int32)
+    else:
+        start = jnp.int32(start_player)
+    return cards, start
+
+
+def reshuffle_order(key: jax.Array) -> jax.Array:
+    """Chance of a step (reshuffle variant): the new deck is ``discard[order]``, the discard pile
+    in drawing order (HUI-2 option), shuffled (Fisher–Yates) by the step's 11 chance uniforms as
+    the reference's ``rng.shuffle`` does when fed (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`). Used
+    only if the step draws from the empty deck; a step reshuffles at most once (a step draws one
+    card, or with ``chain_hare_cards`` a chain that continues only through the 3 fall-back /
+    move-up cards: at most 7 draws, fewer than a deck)."""
+    return stream_permutation(chance_stream(key, RESHUFFLE_UNIFORMS))
+
+
+#: the JAX engine's progress feature is a table of turns / max_turns (XLA's float32 division is not
+#: correctly rounded, numpy's is), so max_turns is bounded
+MAX_TURNS_LIMIT = 1 << 16
+#: carrots up to this are encoded exactly as numpy encodes them (see :func:`carrots_feature`)
+EXACT_CARROTS = 1 << 24
+
+
+def carrots_feature(carrots: jax.Array) -> jax.Array:
+    """float32 carrots / 100 exactly as the env's numpy (the float32 nearest to c / 100) for
+    0 <= c < 2**24. XLA's float32 division may be an ulp off, so its quotient is corrected by the
+    exact integer residual: with q = m · 2**-k, d = c · 2**k − 100 · m is (c/100 − q) in units of
+    q's ulp / 100, and fits int32 for such c."""
+    c = carrots.astype(jnp.int32)
+    quotient = c.astype(jnp.float32) / jnp.float32(100.0)
+    bits = jax.lax.bitcast_convert_type(quotient, jnp.int32)
+    for _ in range(3):  # the quotient is within an ulp or two; each round moves it one ulp closer
+        mantissa = (bits & 0x7FFFFF) | 0x800000
+        shift = jnp.clip(150 - (bits >> 23), 0, 31)
+        d = (c << shift) - 100 * mantissa
+        below = jnp.where((bits & 0x7FFFFF) == 0, 25, 50)  # half the gap below (halved at a power of two)
+        bits = bits + (d > 50).astype(jnp.int32) - (d < -below).astype(jnp.int32)
+    exact = jax.lax.bitcast_convert_type(bits, jnp.float32)
+    return jnp.where(c == 0, 0.0, jnp.where(c < EXACT_CARROTS, exact, quotient))
+
+
+# Reads and writes at a traced index are one-hot masks rather than gathers and scatters: on arrays
+# of a few entries XLA fuses them into the surrounding arithmetic, which keeps compiled programs
+# small (compile time) and the batched CPU step fast.
+def _hot(index: Any, size: int) -> jax.Array:
+    """bool[size]: True at ``index``."""
+    return jnp.arange(size, dtype=jnp.int32) == index
+
+
+def _get(array: jax.Array, index: Any) -> jax.Array:
+    """``array[index]`` (1-D ``array``, scalar ``index``)."""
+    hot = _hot(index, array.shape[0])
+    if array.dtype == jnp.bool_:
+        return jnp.any(hot & array)
+    return jnp.sum(jnp.where(hot, array, 0), dtype=array.dtype)
+
+
+def _put(array: jax.Array, index: Any, value: Any, do: Any = True) -> jax.Array:
+    """``array`` with ``array[index] = value`` where ``do``."""
+    return jnp.where(_hot(index, array.shape[0]) & do, value, array).astype(array.dtype)
+
+
+def _add(array: jax.Array, index: Any, amount: Any) -> jax.Array:
+    """``array`` with ``amount`` added at ``index``."""
+    return array + jnp.where(_hot(index, array.shape[0]), amount, 0).astype(array.dtype)
+
+
+def _cost(distance: jax.Array) -> jax.Array:
+    """HUI-9: n(n+1)/2 carrots for a forward move of n squares."""
+    return distance * (distance + 1) // 2
+
+
+class HaseUndIgelJax(MeadowJaxEnv):
+    """Batched Hase und Igel; see the module docstring for state, observation, actions and chance."""
+
+    game = "hase_und_igel"
+    OPTIONS = ("num_players", "two_runners", "teams", "chain_hare_cards", "reshuffle_deck", "start_player",
+               "max_turns")
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options.get("render_mode") is not None:
+            raise ValueError(f"render_mode is not supported by the JAX engine, got {options['render_mode']!r}")
+        options.pop("render_mode", None)
+        unknown = set(options) - set(self.OPTIONS)
+        if unknown:
+            raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Hase und Igel JAX engine; "
+                             f"it takes {', '.join(self.OPTIONS)}")
+        num_players = options.setdefault("num_players", 4)
+        two_runners = options.setdefault("two_runners", True)
+        teams = options.setdefault("teams", None)
+        start_player = options.setdefault("start_player", None)
+        check_config(num_players, two_runners, teams, start_player)
+        for flag in ("chain_hare_cards", "reshuffle_deck"):
+            if not isinstance(options.setdefault(flag, False), bool):
+                raise ValueError(f"{flag} must be a bool, got {options[flag]!r}")
+        max_turns = options.get("max_turns")
+        max_turns = DEFAULT_MAX_TURNS if max_turns is None else max_turns
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+        if max_turns > MAX_TURNS_LIMIT:
+            raise ValueError(f"max_turns above {MAX_TURNS_LIMIT} is not supported by the JAX engine, got {max_turns}")
+        options["max_turns"] = self.max_turns = max_turns
+        self.n = num_players
+        self.rpp = 2 if (num_players == 2 and two_runners) else 1
+        self.r = num_players * self.rpp
+        self.teams = teams
+        self.team_of = np.array(data.TEAM_LAYOUTS[teams] if teams else range(num_players), _i32)
+        self.chain = options["chain_hare_cards"]
+        self.reshuffle = options["reshuffle_deck"]
+        self.start_player = start_player
+        self.start_carrots, self.start_lettuces = start_holdings(num_players, self.rpp)
+        self.give_up_base = SLOT * self.rpp
+        self.card_base = self.give_up_base + (2 if self.rpp == 2 else 0)
+        self._num_actions = self.card_base + 3
+        self._build_observation_tables()
+        return options
+
+    def reference_env(self) -> pz_env.HaseUndIgelEnv:
+        return pz_env.HaseUndIgelEnv(**self.options)
+
+    # ---- pgx.Env properties ---------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return "hase_und_igel"
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    # ---- init -----------------------------------------------------------------------------------
+    def _init(self, key: jax.Array) -> State:
+        cards, start = deal(key, self.n, self.start_player)
+        return self.initial_state(cards, start)
+
+    def initial_state(self, cards: jax.Array, start: jax.Array) -> State:
+        """The state at the first decision for a given deck order and start player (HUI-4 … HUI-6)."""
+        n, r = self.n, self.r
+        zeros_r = jnp.zeros(r, jnp.int32)
+        false_r = jnp.zeros(r, bool)
+        s = State(
+            current_player=jnp.int32(0),
+            observation=jnp.zeros(self.obs_size, jnp.float32),
+            rewards=jnp.zeros(n, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros(self._num_actions, bool),
+            _step_count=jnp.int32(0),
+            pos=zeros_r, place=zeros_r, eat=false_r, miss=false_r, payout=false_r, last_cost=zeros_r,
+            carrots=jnp.full(n, self.start_carrots, jnp.int32),
+            lettuces=jnp.full(n, self.start_lettuces, jnp.int32),
+            cards=jnp.asarray(cards, jnp.int32), top=jnp.int32(0), known_from=jnp.int32(NUM_CARDS),
+            # turns = 1: the first turn has begun; the turn loop is not needed for it (nothing is
+            # pending on Start and the start carrots always pay for a move to a free square)
+            last_card=jnp.int32(-1), finished=jnp.int32(0), turns=jnp.int32(1),
+            cur=jnp.asarray(start, jnp.int32), phase=jnp.int32(MOVE), card_runner=jnp.int32(-1),
+            busy=false_r, over=jnp.bool_(False), final_places=jnp.zeros(n, jnp.int32),
+        )
+        return self._publish(s, jnp.bool_(False))
+
+    # ---- step -----------------------------------------------------------------------------------
+    def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        order = reshuffle_order(key) if self.reshuffle else None
+        s = state
+        was_over = s.over
+        action = jnp.asarray(action, jnp.int32)
+        is_runner = action < self.give_up_base
+        slot, offset = action // SLOT, action % SLOT
+        runner = s.cur * self.rpp + jnp.where(is_runner, slot, jnp.clip(action - self.give_up_base, 0, self.rpp - 1))
+        player = s.cur
+        is_fwd = is_runner & (offset < BACK)
+        is_back = is_runner & (offset == BACK)
+        is_stay = is_runner & (offset >= TAKE)
+        is_card = action >= self.card_base
+        is_give_up = ~is_runner & ~is_card
+        pos = _get(s.pos, runner)
+        target = offset + 1
+        # carrots: HUI-9 a forward move is paid before moving; HUI-10 a hedgehog back move gains 10
+        # a square; HUI-11 stay (take / give 10) and the card choices of HUI-22 / HUI-25 (pass and
+        # the declined extra move change nothing)
+        back_to = _get(PREV_HEDGEHOG, pos)
+        cost = jnp.where(is_fwd, _cost(target - pos), 0)
+        choice = action - self.card_base
+        take = (is_stay & (offset == TAKE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 0))
+        give = (is_stay & (offset == GIVE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 1))
+        change = (jnp.where(take, data.CARROT_CHANGE, 0) - jnp.where(give, data.CARROT_CHANGE, 0) - cost
+                  + jnp.where(is_back, data.HEDGEHOG_GAIN * (pos - back_to), 0))
+        s = s.replace(carrots=_add(s.carrots, player, change),
+                      last_cost=_put(s.last_cost, runner, cost, is_back | is_fwd),
+                      pos=_put(s.pos, runner, back_to, is_back))
+        # two runners, neither can act: the chosen runner gives up (HUI-16 / HUI-17)
+        s = self._fallback(s, runner, is_give_up)
+        # the forward move: onto the Goal it finishes; HUI-12 lettuce, HUI-14 number/flag, HUI-13 hare
+        s = self._place(s, runner, target, is_fwd)
+        on_track = is_fwd & (target != GOAL)
+        s = self._arrive(s, runner, target, on_track)
+        s, asked = self._draw_cards(s, runner, on_track & _get(IS_HARE, target), order)
+        # the end of the turn; a move onto the Goal that ends the game leaves card_runner as it was
+        ends = ~asked
+        keep_card_runner = is_fwd & (target == GOAL) & s.over
+        s = s.replace(phase=jnp.where(ends, MOVE, s.phase),
+                      card_runner=jnp.where(ends & ~keep_card_runner, -1, s.card_runner))
+        advance = ends & ~s.over
+        s = self._next_player(s, advance)
+        s = self._begin_turn(s, advance)
+        return self._publish(s, was_over)
+
+    def _publish(self, s: State, was_over: jax.Array) -> State:
+        """pgx fields from the rules state: player to move, mask, termination, rewards."""
+        ended = s.over & ~was_over
+        rewards = jnp.where(ended, self._rank_rewards(s.final_places), 0.0).astype(jnp.float32)
+        return s.replace(
+            current_player=jnp.where(s.over, 0, s.cur),  # as the env's agent_selection once over
+            legal_action_mask=self.legal_mask(s),
+            terminated=s.over,
+            truncated=~s.over & (s.turns >= self.max_turns),
+            rewards=rewards,
+        )
+
+    def _rank_rewards(self, places: jax.Array) -> jax.Array:
+        """:func:`meadowzoo.envs.core.rewards.rank_rewards` in closed form: a team's place is its
+        best member's; teams tied on a place share the mean of the slot values they occupy."""
+        team_of = jnp.asarray(self.team_of)
+        teams = sorted(set(self.team_of.tolist()))
+        k = len(teams)
+        team_place = jnp.stack([jnp.min(jnp.where(team_of == t, places, 1 << 20)) for t in teams])
+        better = jnp.sum(team_place[None, :] < team_place[:, None], axis=1)
+        equal = jnp.sum(team_place[None, :] == team_place[:, None], axis=1)
+        value = 1.0 - 2.0 * (better + (equal - 1) / 2.0) / (k - 1)
+        return value[jnp.searchsorted(jnp.asarray(teams), team_of)]
+
+    # ---- rule helpers ---------------------------------------------------------------------------
+    def _occupied(self, s: State) -> jax.Array:
+        """bool[65]: a runner stands on the square (track squares only; Start and Goal hold many)."""
+        return jnp.any(s.pos[:, None] == SQUARES[None, :], axis=0) & ON_TRACK
+
+    def _race_position(self, s: State, runner: jax.Array) -> jax.Array:
+        """HUI-15: finished runners first, then track runners by square, runners on Start last."""
+        p = _get(s.pos, runner)
+        place = _get(s.place, runner)
+        ahead = jnp.sum((s.pos > p) & (s.place == 0) & (s.pos != data.START))
+        return jnp.where(place > 0, place, s.finished + ahead + 1)
+
+    def _first_runner_free(self, s: State, player: jax.Array) -> jax.Array:
+        """HUI-18: the first runner home of a two-runner player may keep any carrots."""
+        if self.rpp == 1:
+            return jnp.bool_(False)
+        return ~jnp.any((s.place > 0) & (jnp.arange(self.r) // 2 == player))
+
+    def _can_finish(self, s: State, player: jax.Array, carrots_after: jax.Array) -> jax.Array:
+        """HUI-18 for ``carrots_after`` carrots after paying."""
+        limit_ok = self._first_runner_free(s, player) | (carrots_after <= data.FINISH_LIMIT * (s.finished + 1))
+        return (_get(s.lettuces, player) == 0) & (carrots_after >= 0) & limit_ok
+
+    def runner_moves(self, s: State, runner: jax.Array, allow_stay: jax.Array) -> jax.Array:
+        """bool[67]: the legal actions of one runner slot block (forward 1..64, back, take, give)."""
+        player = runner // self.rpp
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
+        has_lettuce = _get(s.lettuces, player) > 0
+        occupied = self._occupied(s)
+        squares = SQUARES[1:GOAL]
+        targetable = jnp.where(has_lettuce, TARGETABLE[1, 1:GOAL], TARGETABLE[0, 1:GOAL])
+        forward = (squares > p) & (_cost(squares - p) <= c) & targetable & ~occupied[1:GOAL]
+        goal_cost = _cost(GOAL - p)
+        goal = ~has_lettuce & (goal_cost <= c) & (
+            self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
+        back_to = _get(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~_get(occupied, back_to)
+        stay = allow_stay & _get(IS_CARROT, p)
+        give = stay & (c >= data.CARROT_CHANGE)
+        return jnp.concatenate([forward, jnp.stack([goal, back, stay, give])])
+
+    def _available(self, s: State, runner: jax.Array) -> jax.Array:
+        return (_get(s.place, runner) == 0) & ~_get(s.busy, runner)
+
+    def legal_mask(self, s: State) -> jax.Array:
+        """bool[A]: the PettingZoo env's action mask of the player to move (all False once over)."""
+        blocks = []
+        moving = (s.phase == MOVE) | (s.phase == EXTRA_MOVE)
+        for slot in range(self.rpp):
+            runner = s.cur * self.rpp + slot
+            allowed = moving & jnp.where(s.phase == MOVE, self._available(s, runner), runner == s.card_runner)
+            blocks.append(self.runner_moves(s, runner, s.phase == MOVE) & allowed)
+        if self.rpp == 2:
+            blocks.append(jnp.stack([(s.phase == STUCK) & self._available(s, s.cur * 2 + k) for k in range(2)]))
+        card = s.phase == CARD_CARROTS
+        can_give = _get(s.carrots, s.cur) >= data.CARROT_CHANGE
+        blocks.append(jnp.stack([card, card & can_give, card | (s.phase == EXTRA_MOVE)]))
+        return jnp.concatenate(blocks) & ~s.over
+
+    def _place(self, s: State, runner: jax.Array, target: jax.Array, do: jax.Array) -> State:
+        """Put the runner on ``target``; onto the Goal it finishes (HUI-18 / HUI-19)."""
+        s = s.replace(pos=_put(s.pos, runner, target, do))
+        return self._finish(s, runner, do & (target == GOAL))
+
+    def _arrive(self, s: State, runner: jax.Array, square: jax.Array, do: jax.Array) -> State:
+        """Marks of an arrival on a track square: eat next turn (HUI-12 lettuce), check the payout
+        next turn (HUI-14 number/flag). The hare square's draw is the caller's."""
+        lettuce = _get(IS_LETTUCE, square)
+        hot = _hot(runner, self.r) & do
+        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _get(PAYS_ANY, square)))
+
+    def _finish(self, s: State, runner: jax.Array, do: jax.Array) -> State:
+        finished = s.finished + do.astype(jnp.int32)
+        hot = _hot(runner, self.r) & do
+        place = jnp.where(hot, finished, s.place)
+        s = s.replace(finished=finished, place=place, eat=s.eat & ~hot, miss=s.miss & ~hot, payout=s.payout & ~hot)
+        player = runner // self.rpp
+        team_of = jnp.asarray(self.team_of)
+        if self.rpp == 2:  # the first player with both runners home wins
+            over = do & ~jnp.any((place == 0) & (jnp.arange(self.r) // 2 == player))
+        elif self.teams:  # the first team with all runners home wins
+            over = do & jnp.all((place > 0) | (team_of != _get(team_of, player)))
+        else:  # until one runner is left; ranking = finishing order, the remaining runner last
+            over = do & (self.r - finished <= 1)
+        if self.rpp == 2 or self.teams:
+            places = jnp.where(team_of == _get(team_of, player), 0, 1)
+        else:
+            places = jnp.where(place > 0, place - 1, self.r - 1)
+        return s.replace(over=s.over | over, phase=jnp.where(over, MOVE, s.phase),
+                         final_places=jnp.where(over, places, s.final_places).astype(jnp.int32))
+
+    def _fallback(self, s: State, runner: jax.Array, do: jax.Array) -> State:
+        """A runner without legal action: final-stretch move back (HUI-17) or back to Start (HUI-16)."""
+        player = runner // self.rpp
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
+        in_stretch = (p >= FINAL_STRETCH[0]) & (p <= FINAL_STRETCH[1])
+        cost = _cost(GOAL - p)
+        blocked = (_get(s.lettuces, player) > 0) | ((cost <= c) & ~self._can_finish(s, player, c - cost))
+        occupied_hedgehogs = jnp.any(s.pos[:, None] == HEDGEHOGS[None, :], axis=0)
+        hedgehog = jnp.max(jnp.where((HEDGEHOGS < p) & ~occupied_hedgehogs, HEDGEHOGS, -1))
+        back = do & in_stretch & blocked & (hedgehog >= 0)
+        to_start = do & ~back
+        carrots = jnp.where(back, c + data.HEDGEHOG_GAIN * (p - hedgehog), jnp.where(to_start, self.start_carrots, c))
+        cleared = _hot(runner, self.r) & to_start
+        return s.replace(pos=_put(s.pos, runner, jnp.where(back, hedgehog, data.START), do),
+                         carrots=_put(s.carrots, player, carrots),
+                         eat=s.eat & ~cleared, miss=s.miss & ~cleared, payout=s.payout & ~cleared)
+
+    def _check_payout(self, s: State, runner: jax.Array, do: jax.Array) -> State:
+        """HUI-14: a number/flag square pays 10 × the race position if the position matches."""
+        hot = _hot(runner, self.r) & do & s.payout
+        position = self._race_position(s, runner)
+        pays = jnp.any(hot) & ((_get(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
+        return s.replace(payout=s.payout & ~hot,
+                         carrots=_add(s.carrots, runner // self.rpp, jnp.where(pays, data.PAYOUT_GAIN * position, 0)))
+
+    def _eat_lettuce(self, s: State, runner: jax.Array, do: jax.Array) -> State:
+        """HUI-12 / HUI-26: eat one lettuce (if any left) for 10 × the race position."""
+        player = runner // self.rpp
+        eats = do & (_get(s.lettuces, player) > 0)
+        gain = data.LETTUCE_GAIN * self._race_position(s, runner)
+        return s.replace(lettuces=_add(s.lettuces, player, -eats.astype(jnp.int32)),
+                         carrots=_add(s.carrots, player, jnp.where(eats, gain, 0)))
+
+    # ---- hare cards (HUI-13, HUI-21 … HUI-28) ----------------------------------------------------
+    def _draw_cards(self, s: State, runner: jax.Array, do: jax.Array, order: jax.Array | None) -> tuple[State, jax.Array]:
+        """Draw for an arrival on a hare square; with ``chain_hare_cards`` a card that moves the runner
+        onto another hare square draws again. Returns the state and whether a decision is pending."""
+        s, asked, again = self._draw(s, runner, do, order)
+        if not self.chain:
+            return s, asked
+
+        def more(carry):
+            return carry[2]
+
+        def draw_again(carry):
+            s, asked, again = carry
+            s, asked_now, again = self._draw(s, runner, again, order)
+            return s, asked | asked_now, again
+
+        s, asked, _ = jax.lax.while_loop(more, draw_again, (s, asked, again))
+        return s, asked
+
+    def _draw(self, s: State, runner: jax.Array, do: jax.Array, order: jax.Array | None):
+        """Draw the top hare card and resolve it (where ``do``). Returns the state, whether a
+        decision is now pending and whether the card moved the runner onto a hare square that draws
+        again (``chain_hare_cards``)."""
+        cards, top, known_from = s.cards, s.top, s.known_from
+        if self.reshuffle:  # the discard pile (cards[:12] in drawing order) becomes the new deck
+            empty = do & (top == NUM_CARDS)
+            reordered = jnp.sum(jnp.where(order[:, None] == jnp.arange(NUM_CARDS), cards[None, :], 0), axis=1)
+            cards = jnp.where(empty, reordered, cards)
+            top = jnp.where(empty, 0, top)
+            known_from = jnp.where(empty, NUM_CARDS, known_from)
+        card = _get(cards, top % NUM_CARDS)
+        # HUI-13 DECK ORDER: as the reference engine, the drawn card goes under the deck (or onto
+        # the discard pile) at once, before it is resolved: advancing ``top`` does both. The
+        # updated HUI-13 (under only once resolved, after a card drawn during its resolution)
+        # changes this line and the reference's _draw_card together.
+        next_top = top + 1 if self.reshuffle else (top + 1) % NUM_CARDS
+        s = s.replace(cards=cards, top=jnp.where(do, next_top, top),
+                      known_from=jnp.where(do, jnp.maximum(known_from - 1, 0), known_from),
+                      last_card=jnp.where(do, card, s.last_card))
+        player = runner // self.rpp
+        p = _get(s.pos, runner)
+        hot = _hot(runner, self.r)
+        occupied = self._occupied(s)
+
+        def kind(name: str) -> jax.Array:
+            return do & (card == K[name])
+
+        # HUI-21 miss a turn; HUI-26 eat a lettuce; HUI-24 last move free
+        free = kind(data.LAST_MOVE_FREE)
+        s = s.replace(miss=s.miss | (hot & kind(data.MISS_TURN)), eat=s.eat | (hot & kind(data.EAT_LETTUCE)),
+                      carrots=_add(s.carrots, player, jnp.where(free, _get(s.last_cost, runner), 0)),
+                      last_cost=_put(s.last_cost, runner, 0, free))
+        # HUI-22 forward / back to the nearest carrot square, if free; then take, give or pass
+        forward = kind(data.FORWARD_TO_CARROT)
+        carrot = jnp.where(forward, _get(NEXT_CARROT, p), _get(PREV_CARROT, p))
+        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~_get(occupied, carrot)
+        s = s.replace(pos=_put(s.pos, runner, carrot, to_carrot))
+        # HUI-27 fall back / HUI-28 move up one position (computed on the state before the card)
+        fall_back = kind(data.FALL_BACK)
+        moved_to = jnp.where(fall_back, self._fall_back_target(s, runner, occupied), self._move_up_target(s, runner, occupied))
+        moves = (fall_back | kind(data.MOVE_UP)) & (moved_to >= 0)
+        s = self._place(s, runner, moved_to, moves)
+        arrives = moves & (moved_to != GOAL)
+        s = self._arrive(s, runner, moved_to, arrives)
+        again = arrives & _get(IS_HARE, moved_to) & self.chain
+        s = s.replace(last_cost=_put(s.last_cost, runner, 0, again))
+        # decisions: HUI-22 / HUI-25 take, give or pass; HUI-23 move again
+        carrot_choice = to_carrot | kind(data.TAKE_OR_GIVE_10)
+        extra = kind(data.MOVE_AGAIN)
+        asked = carrot_choice | extra
+        s = s.replace(phase=jnp.where(carrot_choice, CARD_CARROTS, jnp.where(extra, EXTRA_MOVE, s.phase)),
+                      card_runner=jnp.where(asked, runner, s.card_runner))
+        return s, asked, again
+
+    def _fall_back_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
+        """HUI-27: first free square behind the track runner directly behind; −1 = no effect."""
+        p = _get(s.pos, runner)
+        behind = jnp.max(jnp.where((s.pos > 0) & (s.pos < p) & (s.place == 0), s.pos, -1))
+        lettuce_ok = (_get(s.lettuces, runner // self.rpp) > 0) | ~IS_LETTUCE
+        ok = (SQUARES >= 1) & (SQUARES < behind) & ~occupied & lettuce_ok
+        return jnp.where(behind < 0, -1, jnp.max(jnp.where(ok, SQUARES, data.START)))
+
+    def _move_up_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
+        """HUI-28: first free square ahead of the track runner directly ahead; −1 = no effect."""
+        p = _get(s.pos, runner)
+        player = runner // self.rpp
+        ahead = jnp.min(jnp.where((s.pos > p) & (s.pos < GOAL) & (s.place == 0), s.pos, NUM_POS))
+        lettuce_ok = (_get(s.lettuces, player) > 0) | ~IS_LETTUCE
+        ok = (SQUARES > ahead) & ON_TRACK & ~occupied & ~IS_HEDGEHOG & lettuce_ok
+        square = jnp.min(jnp.where(ok, SQUARES, NUM_POS))
+        goal = jnp.where(self._can_finish(s, player, _get(s.carrots, player)), GOAL, -1)
+        return jnp.where(ahead == NUM_POS, -1, jnp.where(square < NUM_POS, square, goal))
+
+    # ---- the turn loop (HUI-7, HUI-16, HUI-17, HUI-30) ---------------------------------------------
+    def _begin_turn(self, s: State, pending: jax.Array) -> State:
+        """Run the automatic parts of turns from player ``cur`` on until a decision is pending (or,
+        where ``pending`` is False, do nothing)."""
+        body = self._one_runner_turn if self.rpp == 1 else self._two_runner_turn
+
+        def go_on(carry):
+            return carry[1]
+
+        s, _ = jax.lax.while_loop(go_on, lambda carry: body(*carry), (s, pending))
+        return s
+
+    def _next_player(self, s: State, advance: jax.Array) -> State:
+        return s.replace(cur=jnp.where(advance, (s.cur + 1) % self.n, s.cur))
+
+    def _one_runner_turn(self, s: State, pending: jax.Array) -> tuple[State, jax.Array]:
+        p = s.cur  # player p has runner p
+        hot = _hot(p, self.r)
+        plays = pending & (_get(s.place, p) == 0)  # a player home is skipped
+        s = s.replace(turns=s.turns + plays.astype(jnp.int32))
+        s = self._check_payout(s, p, plays)  # HUI-7a / HUI-14
+        eats = plays & _get(s.eat, p)  # HUI-12 / HUI-26
+        misses = plays & ~eats & _get(s.miss, p)  # HUI-21
+        s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
+        s = self._eat_lettuce(s, p, eats)
+        moves = plays & ~eats & ~misses
+        s = s.replace(phase=jnp.where(moves, MOVE, s.phase), busy=s.busy & ~moves)
+        decides = moves & jnp.any(self.runner_moves(s, p, jnp.bool_(True)))
+        s = self._fallback(s, p, moves & ~decides)  # HUI-16 / HUI-17: no legal action
+        pending = pending & ~decides
+        return self._next_player(s, pending), pending
+
+    def _two_runner_turn(self, s: State, pending: jax.Array) -> tuple[State, jax.Array]:
+        """HUI-30: both runners' automatic parts (runner A first), then a move of a runner that is
+        free; with none free the turn ends; neither free runner able to act: the player chooses."""
+        p = s.cur
+        a, b = 2 * p, 2 * p + 1
+        plays = pending & ~jnp.all((s.place > 0) | (jnp.arange(self.r) // 2 != p))  # both home: skipped
+        s = s.replace(turns=s.turns + plays.astype(jnp.int32))
+        busy = jnp.zeros_like(s.busy)
+        for runner in (a, b):
+            hot = _hot(runner, self.r)
+            racing = plays & (_get(s.place, runner) == 0)
+            s = self._check_payout(s, runner, racing)
+            eats = racing & _get(s.eat, runner)
+            misses = racing & ~eats & _get(s.miss, runner)
+            s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
+            s = self._eat_lettuce(s, runner, eats)
+            busy = busy | (hot & (eats | misses))
+        s = s.replace(busy=jnp.where(plays, busy, s.busy), phase=jnp.where(plays, MOVE, s.phase))
+        free_a = plays & self._available(s, a)
+        free_b = plays & self._available(s, b)
+        true = jnp.bool_(True)
+        can_a = free_a & jnp.any(self.runner_moves(s, a, true))
+        can_b = free_b & jnp.any(self.runner_moves(s, b, true))
+        decides = can_a | can_b
+        one_free = ~decides & (free_a != free_b)
+        s = self._fallback(s, jnp.where(free_a, a, b), one_free)  # HUI-16 / HUI-17
+        stuck = ~decides & free_a & free_b  # DECISION two_runner_stuck: the player chooses
+        s = s.replace(phase=jnp.where(stuck, STUCK, s.phase))
+        pending = pending & ~decides & ~stuck
+        return self._next_player(s, pending), pending
+
+    # ---- observation ----------------------------------------------------------------------------
+    def _build_observation_tables(self) -> None:
+        n, r, rpp = self.n, self.r, self.rpp
+        self.obs_size = (pz_env.RUNNER_FEATURES * r + pz_env.PLAYER_FEATURES * n + pz_env.DECK_FEATURES
+                         + pz_env.NUM_DECISIONS + rpp + 1)
+        scale = 1.0 / r
+        # as the env's byte tables: float64 products cast to float32
+        self._place_value = np.array([k * scale for k in range(r + 1)], np.float32)  # by place k
+        self._rank_value = np.array([(r + 1 - k) * scale for k in range(r + 1)], np.float32)  # by #at or behind
+        self._lettuce_value = np.array([x * (1.0 / self.start_lettuces) for x in range(self.start_lettuces + 1)],
+                                       np.float32)
+        turns = np.arange(self.max_turns + 1)
+        self._progress_value = np.minimum(1.0, turns / self.max_turns).astype(np.float32)  # the env's table
+
+    def _observe(self, s: State, player_id: jax.Array) -> jax.Array:
+        return self.observation(s, player_id)
+
+    def observation(self, s: State, seat: jax.Array) -> jax.Array:
+        """float32[obs_size]: the PettingZoo env's observation vector of ``seat``."""
+        n, r, rpp = self.n, self.r, self.rpp
+        seat = jnp.asarray(seat, jnp.int32)
+        # the runners and players in turn order from the observer, as one-hot permutations
+        seats = (seat + jnp.arange(n, dtype=jnp.int32)) % n
+        runner_order = (seats[:, None] * rpp + jnp.arange(rpp, dtype=jnp.int32)).reshape(r)
+        by_runner = runner_order[:, None] == jnp.arange(r, dtype=jnp.int32)  # [k, runner]
+        by_seat = seats[:, None] == jnp.arange(n, dtype=jnp.int32)  # [k, player]
+
+        def ordered(values: jax.Array, hot: jax.Array) -> jax.Array:
+            return jnp.sum(jnp.where(hot, values[None, :], 0), axis=1, dtype=values.dtype)
+
+        pos, place = ordered(s.pos, by_runner), ordered(s.place, by_runner)
+        at_or_behind = jnp.sum(s.pos[None, :] <= pos[:, None], axis=1)
+        placed = place > 0
+        place_value = jnp.asarray(self._place_value)[place]
+        race = jnp.where(placed, place_value, jnp.asarray(self._rank_value)[at_or_behind])
+        flags = jnp.stack([s.eat, s.miss, s.payout], axis=1)  # [runner, 3]
+        runners = jnp.concatenate([
+            (pos[:, None] == SQUARES[None, :]).astype(jnp.float32),
+            jnp.any(by_runner[:, :, None] & flags[None, :, :], axis=1).astype(jnp.float32),
+            race[:, None],
+            jnp.where(placed, place_value, 0.0)[:, None],
+        ], axis=1).reshape(-1)
+        team_of = jnp.asarray(self.team_of)
+        to_move = jnp.where(s.over, -1, s.cur)
+        players = jnp.stack([
+            carrots_feature(ordered(s.carrots, by_seat)),
+            jnp.asarray(self._lettuce_value)[ordered(s.lettuces, by_seat)],
+            (ordered(team_of, by_seat) == _get(team_of, seat)).astype(jnp.float32),
+            (seats == to_move).astype(jnp.float32),
+        ], axis=1).reshape(-1)
+        decision = jnp.concatenate([
+            (jnp.arange(pz_env.NUM_DECISIONS) == jnp.where(s.over, -1, s.phase)).astype(jnp.float32),
+            (jnp.arange(rpp) == jnp.where(s.card_runner >= 0, s.card_runner % rpp, -1)).astype(jnp.float32),
+        ])
+        progress = jnp.asarray(self._progress_value)[jnp.minimum(s.turns, self.max_turns)]
+        return jnp.concatenate([runners, players, self.deck_features(s), decision, progress[None]])
+
+    def deck_features(self, s: State) -> jax.Array:
+        """The hare-deck block: the next 12 draws (kind one-hot if public, else "unknown"; none past
+        the deck's end), counts of the unseen cards / 2, the last card drawn."""
+        slots = jnp.arange(pz_env.DECK_SLOTS, dtype=jnp.int32)
+        deck_len = NUM_CARDS - s.top if self.reshuffle else NUM_CARDS
+        at = ((s.top + slots) % NUM_CARDS)[:, None] == jnp.arange(NUM_CARDS, dtype=jnp.int32)
+        cards = jnp.sum(jnp.where(at, s.cards[None, :], 0), axis=1)  # the deck from the top
+        shown = jnp.where(slots >= s.known_from, cards, pz_env.NUM_KINDS)
+        shown = jnp.where(slots < deck_len, shown, -1)
+        next_draws = shown[:, None] == jnp.arange(pz_env.CARD_FEATURES)
+        unseen = jnp.where(slots < s.known_from, cards, -1)
+        counts = jnp.sum(unseen[:, None] == jnp.arange(pz_env.NUM_KINDS), axis=0) * 0.5
+        last = jnp.arange(pz_env.NUM_KINDS) == s.last_card
+        return jnp.concatenate([next_draws.reshape(-1).astype(jnp.float32), counts.astype(jnp.float32),
+                                last.astype(jnp.float32)])
+
+    # ---- conversion, places, chance (the MeadowJaxEnv hooks) ---------------------------------------
+    def to_game_dict(self, state: State) -> dict:
+        """The reference engine's ``to_dict()`` of an unbatched state, without its ``rng``."""
+        s = jax.device_get(state)
+        cards, top = [int(c) for c in np.asarray(s.cards)], int(s.top)
+        deck, discard = (cards[top:], cards[:top]) if self.reshuffle else (cards[top:] + cards[:top], [])
+        ints = lambda a: [int(x) for x in np.asarray(a)]  # noqa: E731
+        bools = lambda a: [bool(x) for x in np.asarray(a)]  # noqa: E731
+        over = bool(s.over)
+        return {
+            "num_players": self.n,
+            "two_runners": self.rpp == 2,
+            "teams": self.teams,
+            "chain_hare_cards": self.chain,
+            "reshuffle_deck": self.reshuffle,
+            "pos": ints(s.pos),
+            "place": ints(s.place),
+            "eat": bools(s.eat),
+            "miss": bools(s.miss),
+            "payout": bools(s.payout),
+            "last_cost": ints(s.last_cost),
+            "carrots": ints(s.carrots),
+            "lettuces": ints(s.lettuces),
+            "deck": deck,
+            "discard": discard,
+            "known_from": int(s.known_from),
+            "last_card": int(s.last_card),
+            "turns": int(s.turns),
+            "current": int(s.cur),
+            "phase": rules.PHASES[int(s.phase)],
+            "card_runner": int(s.card_runner),
+            "busy": [i for i, b in enumerate(bools(s.busy)) if b],
+            "over": over,
+            "final_places": ints(s.final_places) if over else [],
+        }
+
+    def from_game(self, game: rules.HaseUndIgel) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``HaseUndIgel``)."""
+        if (game.num_agents, game.rpp, game.team_layout, game.chain_hare_cards, game.reshuffle_deck) != (
+                self.n, self.rpp, self.teams, self.chain, self.reshuffle):
+            raise ValueError("the game's configuration does not fit this engine's options "
+                             f"{ {k: v for k, v in self.options.items() if k != 'max_turns'} }")
+        cards, top = (game.discard + game.deck, len(game.discard)) if self.reshuffle else (game.deck, 0)
+        if len(cards) != NUM_CARDS or (not self.reshuffle and game.discard):
+            raise ValueError("the game's hare deck and discard pile must hold the 12 cards")
+        ints = lambda x: jnp.asarray(np.asarray(x, np.int32))  # noqa: E731
+        bools = lambda x: jnp.asarray(np.asarray(x, bool))  # noqa: E731
+        s = State(
+            current_player=jnp.int32(0), observation=jnp.zeros(self.obs_size, jnp.float32),
+            rewards=jnp.zeros(self.n, jnp.float32), terminated=jnp.bool_(False), truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros(self._num_actions, bool), _step_count=jnp.int32(0),
+            pos=ints(game.pos), place=ints(game.place), eat=bools(game.eat), miss=bools(game.miss),
+            payout=bools(game.payout), last_cost=ints(game.last_cost), carrots=ints(game.carrots),
+            lettuces=ints(game.lettuces), cards=ints(cards), top=jnp.int32(top), known_from=jnp.int32(game.known_from),
+            last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turns=jnp.int32(game.turns),
+            cur=jnp.int32(game.cur), phase=jnp.int32(game.phase), card_runner=jnp.int32(game.card_runner),
+            busy=bools([r in game._busy for r in range(self.r)]), over=jnp.bool_(game.over),
+            final_places=ints(game.final_places if game.over else [0] * self.n),
+        )
+        return self._completed(s)
+
+    @property
+    def _completed(self):
+        """jit of: the pgx fields of a state built from a reference game (no rewards: the game did
+        not end on this step), compiled once per engine."""
+        if getattr(self, "_completed_fn", None) is None:
+            def complete(s: State) -> State:
+                s = self._publish(s, jnp.bool_(True))
+                return s.replace(observation=self.observation(s, s.current_player))
+
+            self._completed_fn = jax.jit(complete)
+        return self._completed_fn
+
+    def scores(self, state: State) -> jax.Array:
+        """Every player's standing as a score (higher is better): once over minus the final place;
+        before, minus the best race position (HUI-15) among the player's runners."""
+        racing = jnp.stack([self._race_position(state, jnp.int32(r)) for r in range(self.r)])
+        best = jnp.min(racing.reshape(self.n, self.rpp), axis=1)
+        return jnp.where(state.over, -state.final_places, -best).astype(jnp.int32)
+
+    def final_places(self, state: State) -> jax.Array:
+        """The reference's ``places()``: finishing order, or with two runners or teams 0 for the
+        winning side and 1 for everybody else."""
+        return state.final_places
+
+    def feed_chance(self, game: rules.HaseUndIgel, key: jax.Array) -> None:
+        """Let the reference ``game`` reshuffle as ``step(..., key)`` does (see Chance)."""
+        if self.reshuffle:
+            game.rng = StreamRandom(host_stream(key, RESHUFFLE_UNIFORMS))

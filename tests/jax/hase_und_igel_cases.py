@@ -1,0 +1,54 @@
+"""What the Hase und Igel JAX tests share: configurations, the driver, the event count."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from meadowzoo.envs.hase_und_igel import data, rules
+from tests.hase_und_igel.policies import EndgameDriver
+
+#: the default suite (compile-bound: a configuration costs ~20 s of CPU): the two-runner and the
+#: one-runner turn loops, teams, both deck variants, chained cards and a mid-race truncation; every
+#: player count and variant is in the slow run
+DEFAULT_CONFIGS = [
+    ("2p two runners, reshuffle", {"num_players": 2, "reshuffle_deck": True}),
+    ("4p teams 2x2", {"num_players": 4, "teams": "2x2"}),
+    ("5p reshuffle, chain, max_turns 150", {"num_players": 5, "reshuffle_deck": True, "chain_hare_cards": True,
+                                            "max_turns": 150}),
+]
+
+#: the slow run: every player count and variant (≥ 300 games each)
+SLOW_CONFIGS = [
+    ("2p two runners", {"num_players": 2}),
+    ("2p duel", {"num_players": 2, "two_runners": False}),
+    ("3p", {"num_players": 3}),
+    ("4p", {"num_players": 4}),
+    ("5p", {"num_players": 5}),
+    ("6p", {"num_players": 6}),
+    ("4p teams 2x2", {"num_players": 4, "teams": "2x2"}),
+    ("6p teams 3x2", {"num_players": 6, "teams": "3x2"}),
+    ("6p teams 2x3", {"num_players": 6, "teams": "2x3"}),
+    ("3p chain cards", {"num_players": 3, "chain_hare_cards": True}),
+    ("2p two runners, reshuffle", {"num_players": 2, "reshuffle_deck": True}),
+    ("5p reshuffle, chain", {"num_players": 5, "reshuffle_deck": True, "chain_hare_cards": True}),
+]
+
+
+def driver(seed: int = 0) -> EndgameDriver:
+    return EndgameDriver(seed=seed)
+
+
+class Events:
+    """Counts what the games reached, as ``on_state`` of the harness: the reference game's events
+    since the previous decision (finish, final_stretch, stuck, eat, payout, …, each hare card by
+    kind) and the kinds of decisions."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+
+    def __call__(self, state, ref) -> None:
+        game = ref.game
+        for event in game.log:
+            self.counts[f"card {data.CARD_KINDS[event[2]]}" if event[0] == "draw" else event[0]] += 1
+        if not game.is_over:
+            self.counts[f"decision {rules.PHASES[game.phase]}"] += 1

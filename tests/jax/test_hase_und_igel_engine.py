@@ -1,0 +1,161 @@
+"""The Hase und Igel JAX engine against the reference engine (HUI-1 … HUI-30 through the harness).
+
+Three configurations covering both turn loops and every variant (``hase_und_igel_cases.DEFAULT_CONFIGS``): masks,
+every player's observation and the whole state at every decision, final places and rewards,
+truncation, snapshot round trips, the set-up, pgx's illegal-action rule and, for one config,
+hidden information. One test per configuration, so that it compiles the engine once even when
+pytest-xdist spreads the tests over processes; one configuration also runs the games batched
+(``check_batched``). The ≥ 300-game run per player count and variant
+is ``test_hase_und_igel_slow.py``.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import meadowzoo.jax
+from meadowzoo.envs.core import jax_harness
+from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feature, deal
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel
+from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, Events, driver
+
+GAMES = 3
+HIDDEN_INFORMATION_CONFIG = "4p teams 2x2"
+BATCHED_CONFIG = "2p two runners, reshuffle"
+
+
+class RoundTrips:
+    """``on_state`` hook: every ``every``-th decision, JAX state -> env snapshot -> reference env
+    -> JAX state must give the same state, observation and mask."""
+
+    def __init__(self, env, inner, every: int = 40) -> None:
+        self.env, self.inner, self.every, self.seen, self.done = env, inner, every, 0, 0
+
+    def __call__(self, state, ref) -> None:
+        env = self.env
+        self.inner(state, ref)
+        self.seen += 1
+        if self.seen % self.every:
+            return
+        back = env.from_snapshot(env.to_snapshot(state))
+        assert env.to_game_dict(back) == env.to_game_dict(state)
+        assert np.array_equal(np.asarray(back.observation), np.asarray(env.observe_player(state, state.current_player)))
+        if not bool(state.terminated):
+            assert np.array_equal(np.asarray(back.legal_action_mask), np.asarray(state.legal_action_mask))
+        self.done += 1
+
+
+def _initial_states_match_the_reference(env: HaseUndIgelJax, functions) -> None:
+    """HUI-4 … HUI-6: the set-up from the deal (deck order, start player) equals the reference
+    engine's game built with the same deal."""
+    for i in range(4):
+        key = jax.random.PRNGKey(11 + i)
+        state, _ = jax.device_get(functions.init(key))
+        cards, start = deal(key, env.n, env.start_player)
+        game = HaseUndIgel(env.n, two_runners=env.rpp == 2, teams=env.teams, chain_hare_cards=env.chain,
+                           reshuffle_deck=env.reshuffle, start_player=int(start), rng=np.random.default_rng(0))
+        game.deck = [int(c) for c in cards]
+        expected = game.to_dict()
+        expected.pop("rng")
+        assert env.to_game_dict(state) == expected
+
+
+def _illegal_action_and_finished_game_follow_pgx(env: HaseUndIgelJax, functions) -> None:
+    key = jax.random.PRNGKey(1)
+    state, _ = functions.init(key)
+    mask = np.asarray(state.legal_action_mask)
+    illegal = jnp.int32(np.argmin(mask))
+    assert not mask[int(illegal)]
+    ended, _ = functions.step(state, illegal, key)
+    assert bool(ended.terminated)
+    assert float(ended.rewards[int(state.current_player)]) == -1
+    again, _ = functions.step(ended, illegal, key)  # a finished game does not change
+    assert not np.asarray(again.rewards).any()
+    assert np.array_equal(np.asarray(again.pos), np.asarray(ended.pos))
+
+
+@pytest.mark.parametrize("label, options", DEFAULT_CONFIGS, ids=[label for label, _ in DEFAULT_CONFIGS])
+def test_identical_to_reference(label, options):
+    env = meadowzoo.jax.make("hase_und_igel", **options)
+    events = Events()
+    # snapshot round trips where the hidden-information check compiles from_game anyway
+    hook = RoundTrips(env, events) if label == HIDDEN_INFORMATION_CONFIG else events
+    figures = jax_harness.run_differential(env, GAMES, seed=7, on_state=hook, policy=driver(seed=7))
+    assert figures.games == GAMES and figures.decisions > 20 * GAMES
+    assert label != HIDDEN_INFORMATION_CONFIG or hook.done > 0
+    counts = events.counts
+    # the driver reaches hare cards, their decisions and the end of the race in every config
+    assert sum(v for k, v in counts.items() if k.startswith("card ")) > 0, counts
+    assert counts["decision card_carrots"] + counts["decision extra_move"] > 0, counts
+    assert counts["finish"] > 0, counts
+    if options.get("max_turns") == 150:
+        assert figures.truncated > 0  # the short max_turns truncates games mid-race
+    functions = jax_harness.compiled(env)  # compiled by the run above
+    _initial_states_match_the_reference(env, functions)
+    _illegal_action_and_finished_game_follow_pgx(env, functions)
+    if label == HIDDEN_INFORMATION_CONFIG:
+        # resampling the unseen hare-deck order never changes a player's observation (and it did
+        # change the state: the check is not vacuous)
+        assert jax_harness.check_hidden_information(env, 2, seed=3, policy=driver(seed=3)) > 0
+    if label == BATCHED_CONFIG:
+        # jit(vmap(...)) computes what each game computes alone (and the reshuffle keys stay apart)
+        assert jax_harness.check_batched(env, batch=4, steps=80) == 4 * 80
+
+
+def test_make_and_spaces_match_the_env():
+    for options, actions in (({"num_players": 2}, 139), ({"num_players": 3}, 70), ({"num_players": 2, "two_runners": False}, 70)):
+        env = meadowzoo.jax.make("hase_und_igel", **options)
+        ref = env.reference_env()
+        assert isinstance(env, HaseUndIgelJax)
+        assert env.num_actions == ref.action_space("player_0").n == actions
+        assert env.obs_size == ref.observation_space("player_0")["observation"].shape[0]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"num_players": 7}, "num_players"),
+    ({"num_players": 4, "teams": "3x2"}, "team layout"),
+    ({"teams": "4x1"}, "teams"),
+    ({"two_runners": 1}, "two_runners"),
+    ({"chain_hare_cards": "yes"}, "chain_hare_cards"),
+    ({"start_player": 4}, "start_player"),
+    ({"max_turns": 0}, "max_turns"),
+    ({"max_turns": (1 << 16) + 1}, "max_turns above"),
+    ({"render_mode": "ansi"}, "render_mode"),
+    ({"seed": 3}, "unsupported option"),
+])
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        HaseUndIgelJax(**options)
+
+
+def test_game_of_other_options_is_refused():
+    env = HaseUndIgelJax(num_players=4, teams="2x2")
+    with pytest.raises(ValueError, match="configuration"):
+        env.from_game(HaseUndIgel(4, rng=np.random.default_rng(0)))
+
+
+def test_carrots_feature_is_numpys():
+    """carrots / 100 as the env's float32 of a float64 product, for all carrot counts a game can
+    reach (XLA's own float32 division is off by an ulp for some)."""
+    carrots = np.arange(0, 1 << 20, dtype=np.int32)
+    got = np.asarray(jax.jit(carrots_feature)(jnp.asarray(carrots)))
+    assert np.array_equal(got, (carrots.astype(np.int64) * 0.01).astype(np.float32))
+
+
+def test_deck_cycle_order_is_public_after_a_round():
+    """HUI-2: without reshuffling the drawn cards go under the deck, so after 12 draws the whole
+    order is known: the deck block of the observation then shows every card's kind in order."""
+    env = HaseUndIgelJax(num_players=3)
+    # the deck block reads only these fields of a state
+    state = SimpleNamespace(cards=jnp.asarray(data.DECK[::-1], jnp.int32), top=jnp.int32(5),
+                            known_from=jnp.int32(0), last_card=jnp.int32(-1))
+    block = np.asarray(env.deck_features(state))[: 12 * (len(data.CARD_KINDS) + 1)].reshape(12, -1)
+    deck = list(data.DECK[::-1])
+    assert block.argmax(1).tolist() == deck[5:] + deck[:5]
+    assert block[:, len(data.CARD_KINDS)].sum() == 0  # nothing unknown
