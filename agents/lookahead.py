@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.agents.haste_bock_afterstate import INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record
-from meadowzoo.agents.shipped import resolve_agent_file
+from meadowzoo.agents.shipped import resolve_agent_file, verify_recorded_sha256
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock.rules import (
@@ -56,6 +56,7 @@ class AfterstateValue:
     def from_file(cls, path: str | Path) -> "AfterstateValue":
         import torch
 
+        verify_recorded_sha256(path)
         try:
             payload = torch.load(Path(path), map_location="cpu", weights_only=True)
         except FileNotFoundError:

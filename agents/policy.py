@@ -17,12 +17,15 @@ the masked distribution with the agent's own generator.
 
 from __future__ import annotations
 
+import hashlib
+import os
+
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.advice import check_advice, env_advice
+from meadowzoo.agents.advice import advice_size, check_advice, env_advice
 from meadowzoo.agents.base import Agent
 
 FORMAT = "meadowzoo-policy-v1"
@@ -49,21 +52,57 @@ def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note
         "note": note,
         "state_dict": {k: v.detach().cpu().clone() for k, v in policy.state_dict().items()},
     }
+    payload["weights_sha256"] = weights_sha256(payload["state_dict"])
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(payload, path)
+    # written beside and renamed over: a kill during the save never leaves a truncated policy file
+    partial = path.with_name(f".{path.name}.partial")
+    torch.save(payload, partial)
+    os.replace(partial, path)
     return path
 
 
+def weights_sha256(state_dict: dict) -> str:
+    """A digest of the weights themselves (names, shapes, bytes), stored in the file and checked on
+    load: torch reads flipped bytes inside a tensor without complaint."""
+    digest = hashlib.sha256()
+    for name in sorted(state_dict):
+        tensor = state_dict[name].detach().cpu().contiguous()
+        digest.update(f"{name}:{tuple(tensor.shape)}:{tensor.dtype}".encode())
+        digest.update(tensor.numpy().tobytes())
+    return digest.hexdigest()
+
+
+#: metadata fields of a policy file and their types
+_FIELDS = {"game": str, "env_options": dict, "observation_size": int, "num_actions": int,
+           "net_arch": (list, dict), "activation": str, "state_dict": dict}
+
+
 def load_policy(path: str | Path) -> Any:
-    """Rebuild the policy network from a weights-only file (no code is unpickled)."""
+    """Rebuild the policy network from a weights-only file (no code is unpickled). Every problem —
+    not a torch file, a corrupt or tampered one, wrong fields, weights that do not fit the network
+    — is a ``ValueError`` naming the file."""
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    payload = torch.load(Path(path), map_location="cpu", weights_only=True)
+    from meadowzoo.agents.shipped import verify_recorded_sha256
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy file {path}")
+    verify_recorded_sha256(path)
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # truncated zip, pickled code, not a torch file at all …
+        raise ValueError(f"{path}: not a readable meadowzoo policy file ({type(error).__name__}: {error})") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise ValueError(f"{path}: not a meadowzoo policy file")
+    for field, kind in _FIELDS.items():
+        if not isinstance(payload.get(field), kind) or isinstance(payload.get(field), bool):
+            raise ValueError(f"{path}: policy file field {field!r} is missing or malformed")
+    if "weights_sha256" in payload and weights_sha256(payload["state_dict"]) != payload["weights_sha256"]:
+        raise ValueError(f"{path}: the weights do not match their recorded digest (the file is corrupt)")
     activation = {"Tanh": torch.nn.Tanh, "ReLU": torch.nn.ReLU}.get(payload["activation"])
     if activation is None:
         raise ValueError(f"{path}: unsupported activation {payload['activation']!r}")
@@ -80,7 +119,10 @@ def load_policy(path: str | Path) -> Any:
         policy_class = AdvisedPolicy
     policy = policy_class(observation_space, action_space, lambda _: 0.0, net_arch=payload["net_arch"],
                           activation_fn=activation)
-    policy.load_state_dict(payload["state_dict"])
+    try:
+        policy.load_state_dict(payload["state_dict"])
+    except RuntimeError as error:
+        raise ValueError(f"{path}: the weights do not fit the network the file describes ({error})") from None
     policy.set_training_mode(False)
     policy.meadowzoo = {k: v for k, v in payload.items() if k != "state_dict"}
     return policy
@@ -103,12 +145,31 @@ class PolicyAgent(Agent):
         policy = load_policy(path)
         if game is not None and policy.meadowzoo["game"] != game:
             raise ValueError(f"{path} is a policy for {policy.meadowzoo['game']}, not {game}")
-        return cls(policy, name=f"policy:{Path(path).name}", **kwargs)
+        agent = cls(policy, name=f"policy:{Path(path).name}", **kwargs)
+        agent.source = str(path)
+        return agent
+
+    source = "a policy"
+
+    def check_fits(self, env: Any, observation: np.ndarray) -> None:
+        """A policy trained for another player count (or options) must not play on silently."""
+        meta = getattr(self.policy, "meadowzoo", None)
+        if meta is None:
+            return
+        trained = meta["env_options"].get("num_players")
+        seats = len(env.possible_agents)
+        if trained is not None and trained != seats:
+            raise ValueError(f"{self.source} was trained for {trained} players; this game has {seats}")
+        advice = advice_size(meta["num_actions"]) if meta.get("advice") else 0
+        if observation.shape[0] + advice != meta["observation_size"]:
+            raise ValueError(f"{self.source} expects observations of size {meta['observation_size']}; "
+                             f"this game's are {observation.shape[0]}")
 
     def act(self, env: Any, agent: str) -> int:
         import torch
 
         observation = env.observe(agent)
+        self.check_fits(env, observation["observation"])
         mask = observation["action_mask"].astype(bool)
         features = observation["observation"]
         advice = self.policy.meadowzoo.get("advice") if hasattr(self.policy, "meadowzoo") else None

@@ -28,7 +28,9 @@ class TrainConfig:
     eval_every: int = 20_000  # timesteps between ladder evaluations
     eval_games: int = 40  # games per ladder opponent in those evaluations
     ladder: str = "random"  # opponents of the periodic evaluation
-    checkpoint_every: int = 20_000  # timesteps between resumable checkpoints
+    # timesteps between resumable checkpoints: about a minute of training at the slowest (advised
+    # policies), so a killed run loses at most that
+    checkpoint_every: int = 5_000
 
     def as_dict(self) -> dict:
         return asdict(self)

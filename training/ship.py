@@ -4,7 +4,8 @@
 
 writes ``<dest>.pt`` (the run's ``policy.pt``) and ``<dest>.json``: the exact training command,
 seed, timesteps, wall time and cores, the imitation warm start if any, and the run's final ladder
-scores. ``meadowzoo.training.results`` shows that record next to every tournament table the policy plays in.
+scores, and the ``sha256`` of the ``.pt`` file, which every load checks.
+``meadowzoo.training.results`` shows that record next to every tournament table the policy plays in.
 
 A run of :mod:`meadowzoo.training.fit_afterstate_value` (a directory holding ``value.pt`` and the record
 ``value.json`` it wrote) ships the same way: ``<dest>.pt`` is the value file of a
@@ -18,6 +19,8 @@ import json
 import os
 import shutil
 from pathlib import Path
+
+from meadowzoo.agents.shipped import file_sha256
 
 
 def command_line(args: dict) -> list[str]:
@@ -60,10 +63,13 @@ def main(argv: list[str] | None = None) -> None:
     args.dest.parent.mkdir(parents=True, exist_ok=True)
     if (args.run / "value.pt").exists():  # an afterstate value for the lookahead player
         shutil.copyfile(args.run / "value.pt", args.dest.with_suffix(".pt"))
-        shutil.copyfile(args.run / "value.json", args.dest.with_suffix(".json"))
+        record = json.loads((args.run / "value.json").read_text())
     else:
         shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
-        args.dest.with_suffix(".json").write_text(json.dumps(training_record(args.run), indent=2) + "\n")
+        record = training_record(args.run)
+    # checked whenever the shipped file is loaded (meadowzoo.agents.shipped.verify_recorded_sha256)
+    record["sha256"] = file_sha256(args.dest.with_suffix(".pt"))
+    args.dest.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"shipped {args.dest.with_suffix('.pt')} and {args.dest.with_suffix('.json')}")
 
 

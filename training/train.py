@@ -16,8 +16,11 @@ What it does, top to bottom:
    (seat-balanced games through :mod:`meadowzoo.training.evaluate`), logs it, appends ``<out>/evaluations.csv``, and adds a
    frozen snapshot of the learner to every env's pool when its mean ladder score reaches
    ``snapshot_threshold``.
-5. Every ``checkpoint_every`` steps writes ``<out>/checkpoint.zip`` and ``<out>/state.json``; a run
-   started again with the same ``--out`` resumes from there (at most one interval is lost).
+5. Every ``checkpoint_every`` steps writes a checkpoint (:mod:`meadowzoo.training.checkpoints`:
+   tensors and JSON only, no pickle, renamed into place so a kill never leaves a broken one; the
+   newest two are kept) and ``<out>/state.json``; a run started again with the same ``--out``
+   resumes from the newest usable checkpoint (at most one interval is lost) and cuts
+   ``evaluations.csv`` back to it. Env processes end with the run, even when it is killed.
 6. Saves the final policy weights-only to ``<out>/policy.pt`` (see :mod:`meadowzoo.agents.policy`) and
    prints the final ladder table (also ``<out>/final.json``).
 
@@ -28,8 +31,8 @@ torch, seeded envs and opponents).
 from __future__ import annotations
 
 import argparse
-import csv
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,7 +40,8 @@ from pathlib import Path
 import numpy as np
 
 from meadowzoo.agents.advice import ADVICE_KINDS
-from meadowzoo.envs.registry import GAMES
+from meadowzoo.envs.registry import GAMES, plugin
+from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int, share
 
 DEFAULT_OUT = "runs"
 
@@ -54,7 +58,13 @@ def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n
     from meadowzoo.training.pool import OpponentPool
     from meadowzoo.training.selfplay import SelfPlayEnv
 
+    from meadowzoo.training.processes import die_with_parent
+
+    parent = os.getpid()
+
     def factory():
+        if os.getpid() != parent:  # in an env process: end with the run, even on SIGKILL
+            die_with_parent(parent)
         pool = OpponentPool(game, opponents, fixed_share=fixed_share)
         return Monitor(SelfPlayEnv(game, opponents=pool, num_players=players, advice=advice, **env_options))
 
@@ -63,7 +73,7 @@ def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n
     return DummyVecEnv([factory])
 
 
-def make_callbacks(args, config, out: Path, state: dict):
+def make_callbacks(args, config, out: Path, state: dict, settings: dict):
     """Progress bar, checkpoints, ladder evaluation and snapshot promotion."""
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
@@ -85,7 +95,7 @@ def make_callbacks(args, config, out: Path, state: dict):
                 self.evaluate(steps)
             if steps >= self.next_checkpoint:
                 self.next_checkpoint += config.checkpoint_every
-                checkpoint(self.model, out, state)
+                checkpoint(self.model, out, state, settings)
             return True
 
         def _on_training_end(self) -> None:
@@ -132,61 +142,100 @@ def env_options(args) -> dict:
 
 
 def append_csv(path: Path, row: dict) -> None:
-    new = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(row), extrasaction="ignore")
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
+    """Add a row, rewriting the file atomically (a kill never leaves half a row)."""
+    from meadowzoo.training.files import atomic_write_csv, read_csv
+
+    atomic_write_csv(path, read_csv(path) + [row])
 
 
-def checkpoint(model, out: Path, state: dict) -> None:
-    model.save(out / "checkpoint.zip")
+def cut_evaluations(path: Path, timesteps: int) -> None:
+    """Drop the rows a killed run logged after the checkpoint it resumes from (they are redone)."""
+    from meadowzoo.training.files import atomic_write_csv, read_csv
+
+    rows = read_csv(path)
+    kept = [row for row in rows if int(row["timesteps"]) <= timesteps]
+    if len(kept) != len(rows):
+        atomic_write_csv(path, kept)
+
+
+def checkpoint(model, out: Path, state: dict, settings: dict) -> None:
+    from meadowzoo.training import checkpoints
+    from meadowzoo.training.files import atomic_write_json
+
     state["timesteps"] = int(model.num_timesteps)
     state["elapsed_before"] = state["elapsed_before"] + time.time() - state["started"]
     state["started"] = time.time()
-    (out / "state.json").write_text(json.dumps(state, indent=2))
+    checkpoints.save(model, out, settings, state)
+    atomic_write_json(out / "state.json", state)
+
+
+#: MaskablePPO arguments recorded in a checkpoint; a resumed run is rebuilt with these
+PPO_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "clip_range")
+
+
+def ppo_settings(config, advice: str | None) -> dict:
+    return {**{name: getattr(config, name) for name in PPO_SETTINGS}, "net_arch": list(config.net_arch),
+            "advice": advice}
+
+
+def build_model(settings: dict, vec, seed: int, out: Path):
+    """A MaskablePPO with ``settings`` (see :func:`ppo_settings`) on the vectorised env ``vec``."""
+    from sb3_contrib import MaskablePPO
+
+    policy_class = "MlpPolicy"
+    if settings["advice"]:
+        from meadowzoo.agents.advised_policy import AdvisedPolicy
+
+        policy_class = AdvisedPolicy
+    return MaskablePPO(policy_class, vec, seed=seed, tensorboard_log=str(out / "tb"), verbose=0,
+                       policy_kwargs={"net_arch": list(settings["net_arch"])},
+                       **{name: settings[name] for name in PPO_SETTINGS})
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Self-play MaskablePPO training of a meadowzoo agent.")
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--timesteps", type=int, default=100_000, help="total learner decisions to train for")
+    parser.add_argument("--players", type=positive_int, default=2)
+    parser.add_argument("--timesteps", type=positive_int, default=100_000, help="total learner decisions to train for")
     parser.add_argument("--opponents", help="fixed opponents of the pool, e.g. random,greedy (config default)")
     parser.add_argument("--ladder", help="agents of the periodic evaluation (config default)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-envs", type=int, default=2, help="parallel env processes (one per core)")
-    parser.add_argument("--eval-every", type=int)
-    parser.add_argument("--eval-games", type=int)
-    parser.add_argument("--checkpoint-every", type=int)
-    parser.add_argument("--n-steps", type=int, help="rollout length per env (config default)")
-    parser.add_argument("--batch-size", type=int, help="PPO minibatch size (config default)")
-    parser.add_argument("--learning-rate", type=float, help="PPO learning rate (config default)")
-    parser.add_argument("--fixed-share", type=float,
+    parser.add_argument("--n-envs", type=positive_int, default=2, help="parallel env processes (one per core)")
+    parser.add_argument("--eval-every", type=positive_int)
+    parser.add_argument("--eval-games", type=positive_int)
+    parser.add_argument("--checkpoint-every", type=positive_int)
+    parser.add_argument("--n-steps", type=positive_int, help="rollout length per env (config default)")
+    parser.add_argument("--batch-size", type=positive_int, help="PPO minibatch size (config default)")
+    parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
+    parser.add_argument("--fixed-share", type=share,
                         help="share of opponents drawn from --opponents once snapshots exist (1: only those)")
-    parser.add_argument("--snapshot-threshold", type=float,
+    parser.add_argument("--snapshot-threshold", type=non_negative_float,
                         help="ladder score that adds a frozen copy of the learner to the pool (above 1: never)")
-    parser.add_argument("--ent-coef", type=float, help="PPO entropy bonus (config default)")
+    parser.add_argument("--ent-coef", type=non_negative_float, help="PPO entropy bonus (config default)")
     parser.add_argument("--advice", choices=ADVICE_KINDS,
                         help="append this heuristic's advice to the observation (meadowzoo.agents.advice, AdvisedPolicy)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
     parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
-    parser.add_argument("--imitate-games", type=int, default=200, help="teacher games for --imitate")
-    parser.add_argument("--imitate-epochs", type=int, default=20)
-    parser.add_argument("--imitate-workers", type=int, default=1,
+    parser.add_argument("--imitate-games", type=positive_int, default=200, help="teacher games for --imitate")
+    parser.add_argument("--imitate-epochs", type=positive_int, default=20)
+    parser.add_argument("--imitate-workers", type=positive_int, default=1,
                         help="processes collecting the teacher's games (same data for any number)")
     parser.add_argument("--quiet", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    counts = plugin(args.game).player_counts
+    if args.players not in counts:
+        parser.error(f"argument --players: {args.game} is for {min(counts)}-{max(counts)} players, not {args.players}")
+    return args
 
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
     import torch
-    from sb3_contrib import MaskablePPO
 
+    from meadowzoo.training import checkpoints
     from meadowzoo.training.config import config_for
+    from meadowzoo.training.files import atomic_write_json
 
     torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
@@ -197,37 +246,38 @@ def main(argv=None) -> dict:
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}
-    resume = (out / "checkpoint.zip").exists() and not args.fresh
-    (out / "command.json").write_text(json.dumps(command, indent=2))
+    if args.fresh:
+        checkpoints.discard(out)
+        for stale in ("evaluations.csv", "state.json", "final.json"):
+            (out / stale).unlink(missing_ok=True)
+    if (out / "checkpoint.zip").exists():
+        print(f"ignoring {out / 'checkpoint.zip'}: an old pickled checkpoint is never loaded (it could run code)")
+    found = checkpoints.latest(out)
+    if found:  # the checkpoint's network decides whether the observation carries advice
+        args.advice = found.settings["advice"]
+    atomic_write_json(out / "command.json", command)
     vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {},
                         advice=args.advice)
+    resume = found is not None
     if resume:
-        state = json.loads((out / "state.json").read_text())
+        settings, state = found.settings, found.state
         state["started"] = time.time()
-        model = MaskablePPO.load(out / "checkpoint.zip", env=vec, tensorboard_log=str(out / "tb"))
+        model = build_model(settings, vec, args.seed, out)
+        checkpoints.restore(model, found)
+        cut_evaluations(out / "evaluations.csv", found.timesteps)
         for snapshot in state["snapshots"]:
             vec.env_method("add_snapshot_to_pool", snapshot)
         print(f"resuming {out} at {model.num_timesteps} timesteps")
         # a checkpoint keeps its own PPO settings: say so when the command asks for others
-        ignored = [name for name in ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "ent_coef")
-                   if getattr(model, name) != getattr(config, name)]
+        asked = ppo_settings(config, args.advice)
+        ignored = [name for name in asked if settings.get(name) != asked[name]]
         if ignored:
             print("the checkpoint's PPO settings are kept, not this command's: " + ", ".join(
-                f"{name}={getattr(model, name)} (asked {getattr(config, name)})" for name in ignored))
+                f"{name}={settings.get(name)} (asked {asked[name]})" for name in ignored))
     else:
         state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": []}
-        policy_class = "MlpPolicy"
-        if args.advice:
-            from meadowzoo.agents.advised_policy import AdvisedPolicy
-
-            policy_class = AdvisedPolicy
-        model = MaskablePPO(
-            policy_class, vec, seed=args.seed, tensorboard_log=str(out / "tb"), verbose=0,
-            learning_rate=config.learning_rate, n_steps=config.n_steps, batch_size=config.batch_size,
-            n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
-            ent_coef=config.ent_coef, clip_range=config.clip_range,
-            policy_kwargs={"net_arch": list(config.net_arch)},
-        )
+        settings = ppo_settings(config, args.advice)
+        model = build_model(settings, vec, args.seed, out)
         if args.imitate:
             from meadowzoo.training.imitation import agreement, collect, pretrain
 
@@ -249,9 +299,9 @@ def main(argv=None) -> dict:
     state["invocations"].append({"argv": command["argv"], "from_timesteps": int(model.num_timesteps)})
     remaining = max(0, args.timesteps - model.num_timesteps)
     if remaining:
-        model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state),
+        model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state, settings),
                     reset_num_timesteps=not resume, tb_log_name="ppo")
-    checkpoint(model, out, state)
+    checkpoint(model, out, state, settings)
     vec.close()
     from meadowzoo.agents.policy import save_policy
 
@@ -261,7 +311,7 @@ def main(argv=None) -> dict:
     games = max(config.eval_games, 100)
     for opponent, (score, interval) in ladder_scores(args, policy_path, config.ladder, games, seed=123_456).items():
         final["ladder"][opponent] = {"score": round(score, 4), "ci95": [round(x, 4) for x in interval], "games": games}
-    (out / "final.json").write_text(json.dumps(final, indent=2))
+    atomic_write_json(out / "final.json", final)
     print(f"\n{'opponent':<16}{'score':>8}   95% interval")
     for opponent, row in final["ladder"].items():
         print(f"{opponent:<16}{row['score']:>8.3f}   [{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]")

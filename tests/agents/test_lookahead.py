@@ -10,6 +10,7 @@ from meadowzoo.agents.haste_bock_afterstate import (
     INPUT_SIZE, RECORD_SIZE, ROTATE, dense, next_card_seat, record, slot_colours,
 )
 from meadowzoo.agents.lookahead import AfterstateValue, LookaheadAgent, ended_worth, exact_worth
+from meadowzoo.agents.shipped import file_sha256
 from meadowzoo.envs.haste_bock.rules import HasteBockGame
 from tests.agents.helpers import new_env, play
 from meadowzoo.training.afterstate_data import generate, lineup_for
@@ -271,7 +272,9 @@ def test_fit_command_is_reproducible_ships_and_plays(tmp_path):
 
     ship([str(tmp_path / "a"), str(tmp_path / "shipped" / "hb4")])
     shipped = tmp_path / "shipped" / "hb4.pt"
-    assert json.loads(shipped.with_suffix(".json").read_text()) == record
+    shipped_record = json.loads(shipped.with_suffix(".json").read_text())
+    assert shipped_record.pop("sha256") == file_sha256(shipped)  # checked on every load
+    assert shipped_record == record
     line = " ".join(_training_lines([f"lookahead:{shipped}"]))
     assert record["command"] in line and "4 recorded games" in line
     env = new_env("haste_bock", players=4, seed=4, max_turns=20)

@@ -24,8 +24,13 @@ def run(tmp_path, name, timesteps, *extra):
 
 def test_trains_checkpoints_and_writes_a_weights_only_policy(tmp_path):
     out = run(tmp_path, "a", 128)
-    for name in ("policy.pt", "checkpoint.zip", "state.json", "evaluations.csv", "final.json", "command.json"):
+    for name in ("policy.pt", "state.json", "evaluations.csv", "final.json", "command.json"):
         assert (out / name).exists(), name
+    assert not (out / "checkpoint.zip").exists()  # Stable-Baselines3's pickled format is not used
+    newest = out / "checkpoints" / f"step_{128:012d}"
+    weights = torch.load(newest / "weights.pt", weights_only=True)  # tensors only, no pickled code
+    assert set(weights) == {"format", "policy", "optimizer", "torch_rng"}
+    assert json.loads((newest / "meta.json").read_text())["timesteps"] == 128
     payload = torch.load(out / "policy.pt", weights_only=True)  # no pickled code needed
     assert payload["game"] == "volle_wolle" and payload["env_options"] == {"num_players": 2}
     final = json.loads((out / "final.json").read_text())
@@ -166,3 +171,19 @@ def test_fixed_share_one_never_draws_a_snapshot_opponent():
     pool.snapshots.append(("never", lambda: pytest.fail("a snapshot was drawn")))
     rng = np.random.default_rng(0)
     assert all(pool.sample(rng).name == "greedy" for _ in range(200))
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--eval-every", "0"], "--eval-every: expected a whole number of at least 1"),
+    (["--checkpoint-every", "-1"], "--checkpoint-every: expected a whole number of at least 1"),
+    (["--players", "7"], "--players: volle_wolle is for 2-6 players, not 7"),
+    (["--fixed-share", "1.5"], "--fixed-share: expected a share between 0 and 1"),
+    (["--learning-rate", "nan"], "--learning-rate: expected a finite number"),
+])
+def test_bad_command_line_values_are_argparse_errors(flags, message, capsys, tmp_path):
+    """Issue #16: checked before anything runs (no ZeroDivisionError, no checkpoint every step)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--game", "volle_wolle", "--out", str(tmp_path / "never"), *flags])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()

@@ -1,0 +1,117 @@
+"""Issue #16: resuming never unpickles anything, a killed run loses at most one checkpoint interval,
+a corrupt newest checkpoint falls back to the previous one, env processes die with their run."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from meadowzoo.training import checkpoints
+from meadowzoo.training.files import read_csv
+from meadowzoo.training.train import main
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--game", "volle_wolle", "--players", "2", "--n-steps", "64", "--batch-size", "32", "--eval-every", "64",
+        "--eval-games", "2", "--checkpoint-every", "64", "--ladder", "random", "--quiet"]
+
+
+class _Payload:
+    """Pickles to a call that creates a marker file: proof of code execution if ever unpickled."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def _steps(out: Path) -> list[int]:
+    return [int(row["timesteps"]) for row in read_csv(out / "evaluations.csv")]
+
+
+def test_crafted_pickles_in_the_run_folder_never_run(tmp_path):
+    out, marker = tmp_path / "run", tmp_path / "pwned"
+    out.mkdir()
+    (out / "checkpoint.zip").write_bytes(pickle.dumps(_Payload(marker)))  # the old SB3 resume file
+    forged = out / "checkpoints" / f"step_{999:012d}"
+    forged.mkdir(parents=True)
+    (forged / "weights.pt").write_bytes(pickle.dumps(_Payload(marker)))
+    (forged / "meta.json").write_text(json.dumps({"format": checkpoints.FORMAT, "timesteps": 999, "n_updates": 0,
+                                                  "episode_num": 0, "settings": {}, "state": {},
+                                                  "numpy_rng": [], "python_rng": []}))
+    with pytest.warns(RuntimeWarning, match="skipping unusable checkpoint step_000000000999"):
+        main([*TINY, "--n-envs", "1", "--timesteps", "64", "--out", str(out)])
+    assert not marker.exists()
+    assert json.loads((out / "final.json").read_text())["timesteps"] == 64  # trained from scratch
+
+
+def test_a_corrupt_newest_checkpoint_falls_back_to_the_previous_one(tmp_path, capsys):
+    out = tmp_path / "run"
+    main([*TINY, "--n-envs", "1", "--timesteps", "128", "--out", str(out)])
+    newest, previous = checkpoints.folders(out)
+    assert (newest.name, previous.name) == (f"step_{128:012d}", f"step_{64:012d}")
+    weights = newest / "weights.pt"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])  # a kill during the save
+    with pytest.warns(RuntimeWarning, match="skipping unusable checkpoint step_000000000128"):
+        main([*TINY, "--n-envs", "1", "--timesteps", "192", "--out", str(out)])
+    assert "at 64 timesteps" in capsys.readouterr().out
+    steps = _steps(out)
+    assert steps == sorted(set(steps)) and steps[-1] >= 192  # the rows after step 64 were cut and redone
+    state = json.loads((out / "state.json").read_text())
+    assert [i["from_timesteps"] for i in state["invocations"]] == [0, 64]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text().split()
+        found += [int(child) for child in children]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_run_resumes_losing_at_most_one_interval_and_leaves_no_processes(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "meadowzoo.training.train", *TINY, "--n-envs", "2", "--timesteps", "100000",
+               "--out", str(out)]
+    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 240
+        while len(checkpoints.folders(out)) < 2 and time.time() < deadline and run.poll() is None:
+            time.sleep(0.2)
+        assert len(checkpoints.folders(out)) >= 2, "the run wrote no checkpoints"
+        children = _children(run.pid)
+        assert len(children) >= 2  # the env processes
+        saved_before_kill = checkpoints.folders(out)[0].name
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+    finally:
+        if run.poll() is None:
+            run.kill()
+    deadline = time.time() + 30
+    while any(_alive(child) for child in children) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(child) for child in children), "env processes outlived the killed run"
+    found = checkpoints.latest(out)
+    assert found is not None and found.path.name >= saved_before_kill
+    main([*TINY, "--n-envs", "1", "--timesteps", str(found.timesteps + 64), "--out", str(out)])
+    state = json.loads((out / "state.json").read_text())
+    assert state["invocations"][-1]["from_timesteps"] == found.timesteps
+    steps = _steps(out)
+    assert steps == sorted(set(steps))  # the killed run's later rows were cut, none doubled
