@@ -85,12 +85,6 @@ def load_policy(path: str | Path) -> Any:
     networks (played without torch). Every problem —
     not a torch file, a corrupt or tampered one, wrong fields, weights that do not fit the network
     — is a ``ValueError`` naming the file."""
-    import torch
-    from gymnasium import spaces
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    from meadowzoo.agents.shipped import verify_recorded_sha256
-
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no policy file {path}")
@@ -99,6 +93,12 @@ def load_policy(path: str | Path) -> Any:
         return mlp_policy.load_mlp_policy(path)
     if kind is not None:
         raise ValueError(f"{path}: unknown policy file format {kind!r}")
+    import torch
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from meadowzoo.agents.shipped import verify_recorded_sha256
+
     verify_recorded_sha256(path)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)

@@ -14,7 +14,8 @@ Each game seats the learner at a random seat (drawn again for every new game); e
 is played by the opponent of its game's *slot*: game ``i`` plays slot ``i // (num_envs /
 opponent_slots)``, and each update draws a population member for each slot
 (:mod:`meadowzoo.training.jax_population`: frozen Elo-rated snapshots of the learner). Opponents
-sample from their masked policy.
+sample from their masked policy. A game in flight at the end of an update goes on in the next one
+against that update's opponent of its slot; its result rates the member it finished against.
 
 One *learner step* is: the learner acts on its observation and legal-action mask
 (``state.observation`` and ``state.legal_action_mask`` of the engine, the PettingZoo env's

@@ -45,8 +45,10 @@ DEFAULT_OUT = "runs"
 OVERRIDES = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
              "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
              "eval_every", "eval_games", "ladder", "checkpoint_every")
-#: settings a resumed run must share with its checkpoint (the training state's shapes and meaning)
+#: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
+#: the loop's own settings (evaluation, checkpoints) may change between invocations
 RUN_KEYS = ("game", "players", "seed", "config")
+LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -132,7 +134,8 @@ def main(argv=None) -> dict:
         checkpoints.discard(out)
         for stale in ("evaluations.csv", "final.json", "policy.npz", "current.npz"):
             (out / stale).unlink(missing_ok=True)
-    run = {"game": args.game, "players": args.players, "seed": args.seed, "config": config.as_dict()}
+    run = {"game": args.game, "players": args.players, "seed": args.seed,
+           "config": {k: v for k, v in config.as_dict().items() if k not in LOOP_FIELDS}}
     runner = trainer.setup(args.seed)
     state = {"evaluations": [], "wall_seconds": 0.0, "argv": [argv if argv is not None else sys.argv[1:]]}
     steps = 0
@@ -184,7 +187,7 @@ def main(argv=None) -> dict:
     if writer is not None:
         writer.close()
     policy = export(out / "policy.npz", runner, args, config, steps)
-    final = {**run, "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
+    final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
              "last_metrics": metrics, "evaluations": state["evaluations"], "argv": state["argv"]}
     atomic_write_json(out / "final.json", final)
     if not args.quiet:
