@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from meadowzoo.agents import mlp_policy
 from meadowzoo.agents.advice import advice_size, check_advice, env_advice
 from meadowzoo.agents.base import Agent
 
@@ -79,18 +80,25 @@ _FIELDS = {"game": str, "env_options": dict, "observation_size": int, "num_actio
 
 
 def load_policy(path: str | Path) -> Any:
-    """Rebuild the policy network from a weights-only file (no code is unpickled). Every problem —
+    """Rebuild the policy network from a weights-only file (no code is unpickled), dispatched on
+    the file's ``format``: this module's torch files, or :mod:`meadowzoo.agents.mlp_policy`'s numpy
+    networks (played without torch). Every problem —
     not a torch file, a corrupt or tampered one, wrong fields, weights that do not fit the network
     — is a ``ValueError`` naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy file {path}")
+    kind = mlp_policy.file_format(path)
+    if kind == mlp_policy.FORMAT:  # a portable numpy network (the JAX trainer's export)
+        return mlp_policy.load_mlp_policy(path)
+    if kind is not None:
+        raise ValueError(f"{path}: unknown policy file format {kind!r}")
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from meadowzoo.agents.shipped import verify_recorded_sha256
 
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no policy file {path}")
     verify_recorded_sha256(path)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
@@ -166,10 +174,12 @@ class PolicyAgent(Agent):
                              f"this game's are {observation.shape[0]}")
 
     def act(self, env: Any, agent: str) -> int:
-        import torch
-
         observation = env.observe(agent)
         self.check_fits(env, observation["observation"])
+        if isinstance(self.policy, mlp_policy.MlpPolicy):
+            return mlp_policy.play(self.policy, self, env, agent, self.deterministic)
+        import torch
+
         mask = observation["action_mask"].astype(bool)
         features = observation["observation"]
         advice = self.policy.meadowzoo.get("advice") if hasattr(self.policy, "meadowzoo") else None

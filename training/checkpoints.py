@@ -73,10 +73,8 @@ def save(model, out: str | Path, settings: dict[str, Any], state: dict[str, Any]
     """Write a checkpoint of ``model`` (a MaskablePPO) and the run ``state``; returns its folder."""
     import torch
 
-    root = Path(out) / FOLDER
-    root.mkdir(parents=True, exist_ok=True)
     timesteps = int(model.num_timesteps)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
+    building = building_folder(out)
     weights = {
         "format": FORMAT,
         "policy": {name: tensor.detach().cpu().clone() for name, tensor in model.policy.state_dict().items()},
@@ -96,6 +94,20 @@ def save(model, out: str | Path, settings: dict[str, Any], state: dict[str, Any]
         "numpy_rng": [name, keys.tolist(), int(position), int(has_gauss), float(cached)],
         "python_rng": [python_version, list(python_state), python_gauss],
     })
+    return publish(building, out, timesteps)
+
+
+def building_folder(out: str | Path) -> Path:
+    """A fresh temporary folder inside the run's checkpoint folder to build a checkpoint in."""
+    root = Path(out) / FOLDER
+    root.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=".building-", dir=root))
+
+
+def publish(building: Path, out: str | Path, timesteps: int) -> Path:
+    """Rename a fully written ``building`` folder into place as the checkpoint of ``timesteps``
+    and drop all but the newest :data:`KEEP`; returns its folder."""
+    root = Path(out) / FOLDER
     final = root / f"step_{timesteps:012d}"
     if final.exists():  # the same step saved twice (the end of a run): the new one wins
         replaced = Path(tempfile.mkdtemp(prefix=".replaced-", dir=root))
@@ -139,12 +151,13 @@ def read(path: str | Path) -> Checkpoint:
     return Checkpoint(path, meta["timesteps"], meta, weights)
 
 
-def latest(out: str | Path) -> Checkpoint | None:
+def latest(out: str | Path, reader=None) -> Checkpoint | None:
     """The newest usable checkpoint of a run, or ``None``; unusable newer ones are skipped with a
-    warning (a kill during the save, a tampered file)."""
+    warning (a kill during the save, a tampered file). ``reader`` reads one folder (default
+    :func:`read`; the JAX trainer passes its own)."""
     for path in folders(out):
         try:
-            return read(path)
+            return (reader or read)(path)
         except CorruptCheckpoint as error:
             warnings.warn(f"skipping unusable checkpoint {path.name} ({error}); falling back to an older one",
                           RuntimeWarning, stacklevel=2)

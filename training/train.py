@@ -2,6 +2,10 @@
 
     python -m meadowzoo.training.train --game hase_und_igel --players 2 --timesteps 200000 --seed 0
     python -m meadowzoo.training.train --game volle_wolle --players 4 --opponents random,greedy --n-envs 2
+    python -m meadowzoo.training.train --backend jax --game volle_wolle --players 2 --timesteps 5000000
+
+``--backend jax`` hands the command line to the compiled self-play trainer on the game's JAX engine
+(:mod:`meadowzoo.training.train_jax`, learning from scratch); the rest describes this one.
 
 What it does, top to bottom:
 1. Reads the game's hyperparameters from :mod:`meadowzoo.training.config` (command-line flags override);
@@ -44,6 +48,8 @@ from meadowzoo.envs.registry import GAMES, plugin
 from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int, share
 
 DEFAULT_OUT = "runs"
+#: trainers: Stable-Baselines3 MaskablePPO (this module) or the compiled JAX one
+BACKENDS = ("sb3", "jax")
 
 
 #: seed offset of the held-out imitation games (far from any training game's seed)
@@ -194,6 +200,8 @@ def build_model(settings: dict, vec, seed: int, out: Path):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Self-play MaskablePPO training of a meadowzoo agent.")
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3",
+                        help="sb3: this trainer; jax: the compiled trainer (meadowzoo.training.train_jax)")
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
     parser.add_argument("--players", type=positive_int, default=2)
     parser.add_argument("--timesteps", type=positive_int, default=100_000, help="total learner decisions to train for")
@@ -229,7 +237,20 @@ def parse_args(argv=None):
     return args
 
 
+def split_backend(argv=None) -> tuple[str, list[str]]:
+    """``--backend`` and the other arguments of a command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3")
+    known, rest = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
+    return known.backend, rest
+
+
 def main(argv=None) -> dict:
+    backend, rest = split_backend(argv)
+    if backend == "jax":  # the compiled trainer (same vocabulary, its own settings: see its --help)
+        from meadowzoo.training import train_jax
+
+        return train_jax.main(rest)
     args = parse_args(argv)
     import torch
 

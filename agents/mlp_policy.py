@@ -1,0 +1,161 @@
+"""Portable policies: an actor-critic MLP stored weights-only and played with numpy alone.
+
+The compiled JAX trainer (:mod:`meadowzoo.training.train_jax`) exports its network in this format,
+so the policy plays in the PettingZoo env and in tournaments on a machine without JAX or torch:
+
+    python -m meadowzoo.training.evaluate --game volle_wolle --players 2 \\
+        --agents policy:runs/volle_wolle-2p-jax-seed0/policy.npz,strong --games 400
+
+File format ``meadowzoo-mlp-policy-v1``: a numpy ``.npz`` archive, read with
+``allow_pickle=False`` (no code can run), holding
+
+* ``meta``: a JSON string — ``format``, ``game``, ``env_options``, ``observation_size``,
+  ``num_actions``, ``hidden`` (hidden layer widths), ``activation`` (``tanh`` or ``relu``),
+  ``note``, ``weights_sha256`` (digest of the arrays below);
+* ``actor/<i>/kernel`` ``(in, out)`` and ``actor/<i>/bias`` for each hidden layer ``i`` then the
+  output layer (logits over every action), and the same under ``critic/`` (one output: the value).
+
+The forward pass is ``h = act(h @ kernel + bias)`` per hidden layer, then ``h @ kernel + bias``;
+illegal actions' logits are masked out. :func:`meadowzoo.agents.policy.load_policy` dispatches on the
+file's ``format`` field, so a ``policy:`` agent spec takes either kind of file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from meadowzoo.agents.base import Agent
+
+FORMAT = "meadowzoo-mlp-policy-v1"
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+_META_FIELDS = {"game": str, "env_options": dict, "observation_size": int, "num_actions": int,
+                "hidden": list, "activation": str}
+
+
+def file_format(path: str | Path) -> str | None:
+    """The ``format`` field of an ``.npz`` policy file, or ``None`` for any other file (a torch
+    policy file is a zip too, but without a ``meta`` member)."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as archive:
+            if "meta" not in archive.files:
+                return None
+            return json.loads(str(archive["meta"])).get("format")
+    except (OSError, ValueError, json.JSONDecodeError, AttributeError):
+        return None
+
+
+def layer_names(part: str, hidden: list[int]) -> list[str]:
+    """Array name prefixes of one MLP (``actor`` or ``critic``): hidden layers then the output."""
+    return [f"{part}/{i}" for i in range(len(hidden) + 1)]
+
+
+def weights_sha256(arrays: dict[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name], dtype=np.float32)
+        digest.update(f"{name}:{array.shape}".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def save_mlp_policy(path: str | Path, arrays: dict[str, np.ndarray], game: str, env_options: dict,
+                    hidden: list[int], activation: str, note: str = "") -> Path:
+    """Write a policy file atomically (``arrays``: name -> float32 array as in the module docstring)."""
+    from meadowzoo.training.files import atomic_write
+
+    arrays = {name: np.asarray(value, dtype=np.float32) for name, value in arrays.items()}
+    meta = {
+        "format": FORMAT, "game": game, "env_options": dict(env_options),
+        "observation_size": int(arrays["actor/0/kernel"].shape[0]),
+        "num_actions": int(arrays[f"actor/{len(hidden)}/kernel"].shape[1]),
+        "hidden": [int(h) for h in hidden], "activation": activation, "note": note,
+        "weights_sha256": weights_sha256(arrays),
+    }
+    policy = MlpPolicy(meta, arrays, source=str(path))  # refuses inconsistent arrays before writing
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=np.array(json.dumps(policy.meta)), **arrays)
+    return atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
+
+
+def load_mlp_policy(path: str | Path) -> "MlpPolicy":
+    """Read and check a policy file; any problem is a ``ValueError`` naming the file."""
+    from meadowzoo.agents.shipped import verify_recorded_sha256
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy file {path}")
+    verify_recorded_sha256(path)
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            meta = json.loads(str(archive["meta"]))
+            arrays = {name: archive[name] for name in archive.files if name != "meta"}
+    except Exception as error:  # truncated zip, object arrays (pickles), bad JSON …
+        raise ValueError(f"{path}: not a readable {FORMAT} file ({type(error).__name__}: {error})") from None
+    return MlpPolicy(meta, arrays, source=str(path))
+
+
+class MlpPolicy:
+    """The network of a policy file: :meth:`forward` gives masked logits and the value."""
+
+    def __init__(self, meta: dict, arrays: dict[str, np.ndarray], source: str = "a policy") -> None:
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ValueError(f"{source}: not a {FORMAT} file")
+        for field, kind in _META_FIELDS.items():
+            if not isinstance(meta.get(field), kind) or isinstance(meta.get(field), bool):
+                raise ValueError(f"{source}: policy field {field!r} is missing or malformed")
+        if meta["activation"] not in ACTIVATIONS:
+            raise ValueError(f"{source}: unsupported activation {meta['activation']!r}")
+        if "weights_sha256" in meta and weights_sha256(arrays) != meta["weights_sha256"]:
+            raise ValueError(f"{source}: the weights do not match their recorded digest (the file is corrupt)")
+        self.meta = meta
+        self.meadowzoo = meta  # what PolicyAgent.check_fits reads
+        self.activation = ACTIVATIONS[meta["activation"]]
+        self.layers = {}
+        for part, outputs in (("actor", meta["num_actions"]), ("critic", 1)):
+            width = meta["observation_size"]
+            layers = []
+            for name, out in zip(layer_names(part, meta["hidden"]), meta["hidden"] + [outputs]):
+                kernel, bias = arrays.get(f"{name}/kernel"), arrays.get(f"{name}/bias")
+                if kernel is None or bias is None or kernel.shape != (width, out) or bias.shape != (out,):
+                    raise ValueError(f"{source}: layer {name} is missing or not of shape ({width}, {out})")
+                layers.append((kernel.astype(np.float32), bias.astype(np.float32)))
+                width = out
+            self.layers[part] = layers
+
+    def _mlp(self, part: str, x: np.ndarray) -> np.ndarray:
+        layers = self.layers[part]
+        for kernel, bias in layers[:-1]:
+            x = self.activation(x @ kernel + bias)
+        kernel, bias = layers[-1]
+        return x @ kernel + bias
+
+    def forward(self, observation: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Logits (illegal actions at ``-1e9``, as the trainer masks them) and values for a batch
+        ``(..., observation_size)``."""
+        x = np.asarray(observation, dtype=np.float32)
+        logits = self._mlp("actor", x)
+        if mask is not None:
+            logits = np.where(np.asarray(mask, dtype=bool), logits, np.float32(-1e9))
+        return logits, self._mlp("critic", x)[..., 0]
+
+    def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        logits, _ = self.forward(observation, mask)
+        logits = logits - logits.max(axis=-1, keepdims=True)
+        weights = np.exp(logits) * np.asarray(mask, dtype=bool)
+        return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def play(policy: MlpPolicy, agent: Agent, env: Any, seat: str, deterministic: bool) -> int:
+    """The action of ``policy`` for ``seat`` (the argmax, or a draw from ``agent.rng``)."""
+    observation = env.observe(seat)
+    mask = observation["action_mask"].astype(bool)
+    probs = policy.probabilities(observation["observation"], mask)
+    if deterministic:
+        return int(np.argmax(np.where(mask, probs, -1.0)))
+    return int(agent.rng.choice(len(probs), p=probs))

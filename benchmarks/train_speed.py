@@ -1,0 +1,131 @@
+"""Learner steps per second: the compiled JAX trainer next to the Stable-Baselines3 trainer, same run.
+
+    python -m benchmarks.train_speed --game volle_wolle --players 2 --cores 2
+    python -m benchmarks.train_speed --game volle_wolle --players 2 --jax-updates 10 --sb3-steps 8192 --json out.json
+
+A *learner step* is one decision of the learner, as both trainers count it (``--timesteps``).
+
+* **JAX**: :class:`meadowzoo.training.jax_ppo.SelfPlayPPO` with the game's settings
+  (:mod:`meadowzoo.training.jax_config`; ``--num-envs``/``--num-steps`` override): the setup and
+  one update run first (compilation, not timed), then ``--jax-updates`` updates are timed — the
+  whole training (rollout with network opponents, GAE, PPO epochs).
+* **SB3**: :mod:`meadowzoo.training.train`'s MaskablePPO with the game's settings on ``--sb3-envs``
+  self-play env processes against its cheapest opponent pool (``random``), ``learn`` timed for
+  ``--sb3-steps`` learner steps after one warm-up rollout.
+
+``--cores N`` pins this process (and the SB3 env processes it starts) to the first N CPUs before
+JAX or torch start, so that a many-core machine measures a two-core figure. Wall-clock time is
+reported with the load average (``os.getloadavg``) before and after: on a shared machine the
+figures are lower bounds, and the ratio is what to read (both measured under the same load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def pin(cores: int | None) -> list[int] | None:
+    if not cores:
+        return None
+    available = sorted(os.sched_getaffinity(0))
+    if cores > len(available):
+        raise ValueError(f"--cores {cores}: only {len(available)} CPUs available")
+    chosen = available[:cores]
+    os.sched_setaffinity(0, chosen)
+    return chosen
+
+
+def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
+    import jax
+
+    import meadowzoo.jax
+    from meadowzoo.training.jax_config import jax_config_for
+    from meadowzoo.training.jax_ppo import SelfPlayPPO
+
+    config = jax_config_for(game, **overrides)
+    trainer = SelfPlayPPO(meadowzoo.jax.make(game, num_players=players), config)
+    start = time.time()
+    runner, metrics = trainer.update(trainer.setup(0))
+    jax.block_until_ready(metrics)
+    compile_seconds = time.time() - start
+    start, cpu = time.time(), time.process_time()
+    for _ in range(updates):
+        runner, metrics = trainer.update(runner)
+    jax.block_until_ready((runner, metrics))
+    seconds = time.time() - start
+    steps = updates * config.steps_per_update
+    return {"learner_steps": steps, "seconds": round(seconds, 2), "cpu_seconds": round(time.process_time() - cpu, 2),
+            "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
+            "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
+            "hidden": list(config.hidden), "backend": jax.default_backend(), "devices": str(jax.devices())}
+
+
+def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
+    import torch
+
+    from meadowzoo.training.config import config_for
+    from meadowzoo.training.train import build_model, build_vec_env, ppo_settings
+
+    torch.set_num_threads(1)
+    config = config_for(game)
+    vec = build_vec_env(game, players, "random", config.fixed_share, envs, {})
+    try:
+        with tempfile.TemporaryDirectory() as out:
+            model = build_model(ppo_settings(config, None), vec, 0, Path(out))
+            warm = config.n_steps * envs
+            model.learn(warm)  # the first rollout and update (process start-up, allocation)
+            start = time.time()
+            model.learn(steps, reset_num_timesteps=False)
+            seconds = time.time() - start
+            done = model.num_timesteps - warm
+    finally:
+        vec.close()
+    return {"learner_steps": int(done), "seconds": round(seconds, 2), "steps_per_second": round(done / seconds, 1),
+            "n_envs": envs, "n_steps": config.n_steps, "net_arch": list(config.net_arch), "opponents": "random"}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="volle_wolle")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--cores", type=int, help="pin to the first N CPUs (e.g. 2)")
+    parser.add_argument("--jax-updates", type=int, default=10, help="timed updates of the compiled trainer")
+    parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
+    parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
+    parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
+    parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
+    parser.add_argument("--skip-sb3", action="store_true")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    cores = pin(args.cores)
+    load_before = os.getloadavg()
+    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps}
+    result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
+              "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
+    result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)
+    print(f"JAX trainer: {result['jax']['steps_per_second']:,.0f} learner steps/s "
+          f"({result['jax']['learner_steps']} steps in {result['jax']['seconds']} s; compile "
+          f"{result['jax']['compile_and_first_update_seconds']} s)", flush=True)
+    if not args.skip_sb3:
+        result["sb3"] = sb3_speed(args.game, args.players, args.sb3_steps, args.sb3_envs)
+        result["ratio"] = round(result["jax"]["steps_per_second"] / result["sb3"]["steps_per_second"], 1)
+        print(f"SB3 trainer: {result['sb3']['steps_per_second']:,.0f} learner steps/s "
+              f"({result['sb3']['learner_steps']} steps in {result['sb3']['seconds']} s)")
+        print(f"ratio JAX / SB3: {result['ratio']}x")
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(f"load average before {result['load_before']}, after {result['load_after']} on {os.cpu_count()} CPUs"
+          + (f", pinned to {cores}" if cores else ""))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)

@@ -1,0 +1,200 @@
+"""The compiled self-play trainer (training/jax_ppo.py) on Volle Wolle 2p, one small compiled trainer
+shared by the module: a few hundred learner steps, reproducibility, resume from a checkpoint equal
+to an uninterrupted run, and the exported network playing without JAX."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+import meadowzoo.jax  # noqa: E402
+from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa: E402
+from meadowzoo.training import jax_checkpoints  # noqa: E402
+from meadowzoo.training.jax_config import jax_config_for  # noqa: E402
+from meadowzoo.training.jax_network import export_arrays  # noqa: E402
+from meadowzoo.training.jax_ppo import SelfPlayPPO  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = dict(num_envs=16, num_steps=24, num_minibatches=2, opponent_slots=4, population=4, snapshot_min_updates=1)
+
+
+@pytest.fixture(scope="module")
+def trainer():
+    env = meadowzoo.jax.make("volle_wolle", num_players=2)
+    return SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL))
+
+
+@pytest.fixture(scope="module")
+def three_updates(trainer):
+    """Runner after 0..3 updates from seed 0, and the metrics of each update."""
+    runners, metrics = [trainer.setup(0)], []
+    for _ in range(3):
+        runner, m = trainer.update(runners[-1])
+        runners.append(runner)
+        metrics.append(jax.device_get(m))
+    return runners, metrics
+
+
+def leaves(tree) -> list[np.ndarray]:
+    return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(jax.device_get(tree))]
+
+
+def assert_same(a, b) -> None:
+    for x, y in zip(leaves(a), leaves(b), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_a_few_hundred_steps_train(trainer, three_updates):
+    runners, metrics = three_updates
+    assert trainer.config.steps_per_update * 3 == 1152
+    for m in metrics:
+        for name in ("policy_loss", "value_loss", "entropy", "approx_kl", "learner_elo"):
+            assert np.isfinite(m[name]), name
+        assert m["entropy"] > 0
+    # the network moved, and games ended (a Volle Wolle 2p game lasts ~100-120 decisions, ~55 of the learner)
+    before, after = leaves(runners[0].params), leaves(runners[-1].params)
+    assert any(not np.array_equal(x, y) for x, y in zip(before, after))
+    assert sum(m["games_finished"] for m in metrics) > 0
+    # every game waits for the learner: its seat is the one to move
+    games = runners[-1].games
+    assert np.array_equal(np.asarray(games.current_player), np.asarray(runners[-1].seat))
+    assert not np.asarray(games.terminated).any()
+    # the learner's seat is random per game
+    assert set(np.asarray(runners[-1].seat).tolist()) == {0, 1}
+
+
+def test_same_seed_same_run_other_seed_other_run(trainer, three_updates):
+    runners, _ = three_updates
+    again, _ = trainer.update(trainer.setup(0))
+    assert_same(again, runners[1])
+    other, _ = trainer.update(trainer.setup(1))
+    assert not np.array_equal(leaves(other.params)[0], leaves(runners[1].params)[0])
+
+
+def test_resume_from_checkpoint_equals_uninterrupted(trainer, three_updates, tmp_path):
+    runners, _ = three_updates
+    steps = trainer.config.steps_per_update
+    jax_checkpoints.save(runners[1], tmp_path, steps, {"run": {}, "state": {}})
+    meta, stored = jax_checkpoints.latest(tmp_path)
+    assert meta["timesteps"] == steps
+    resumed = jax_checkpoints.restore(trainer.setup(7), stored)  # a template of other values
+    assert_same(resumed, runners[1])
+    for _ in range(2):
+        resumed, _ = trainer.update(resumed)
+    assert_same(resumed, runners[3])
+
+
+def test_checkpoint_of_other_shapes_is_refused(trainer, three_updates, tmp_path):
+    runners, _ = three_updates
+    jax_checkpoints.save(runners[1], tmp_path, 1, {"run": {}, "state": {}})
+    _, stored = jax_checkpoints.latest(tmp_path)
+    with pytest.raises(ValueError, match="checkpoint"):
+        jax_checkpoints.restore(trainer.setup(0), stored[:-1])
+    with pytest.raises(ValueError, match="array 0"):
+        jax_checkpoints.restore(trainer.setup(0), [np.zeros((3, 3), np.float32)] + stored[1:])
+
+
+def test_exported_network_matches_the_jax_forward_pass(trainer, three_updates, tmp_path):
+    runners, _ = three_updates
+    runner = runners[-1]
+    path = save_mlp_policy(tmp_path / "p.npz", export_arrays(jax.device_get(runner.params)), "volle_wolle",
+                           {"num_players": 2}, list(trainer.config.hidden), trainer.config.activation)
+    policy = load_mlp_policy(path)
+    observation, mask = runner.games.observation, runner.games.legal_action_mask
+    jax_logits = np.asarray(trainer.network.logits(runner.params["actor"], observation, mask))
+    jax_value = np.asarray(trainer.network.value(runner.params["critic"], observation))
+    logits, value = policy.forward(np.asarray(observation), np.asarray(mask))
+    legal = np.asarray(mask)
+    np.testing.assert_allclose(logits[legal], jax_logits[legal], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(value, jax_value, rtol=1e-4, atol=1e-5)
+    assert np.all(logits[~legal] == jax_logits[~legal])
+
+
+PLAY_WITHOUT_JAX = r"""
+import sys
+for name in ("jax", "jaxlib", "flax", "optax", "torch"):
+    sys.modules[name] = None  # importing any of them now fails
+from meadowzoo.agents.registry import make_agent
+from meadowzoo.envs.volle_wolle.env import raw_env
+env = raw_env(num_players=2)
+env.reset(seed=3)
+agents = {"player_0": make_agent("policy:" + sys.argv[1], "volle_wolle", 0),
+          "player_1": make_agent("random", "volle_wolle", 1)}
+decisions = 0
+while env.agents:
+    seat = env.agent_selection
+    if env.terminations[seat] or env.truncations[seat]:
+        env.step(None)
+        continue
+    action = agents[seat].act(env, seat)
+    assert env.observe(seat)["action_mask"][action] == 1, (seat, action)
+    env.step(action)
+    decisions += 1
+print("decisions", decisions)
+"""
+
+
+def test_exported_policy_plays_legal_moves_without_jax(trainer, three_updates, tmp_path):
+    runners, _ = three_updates
+    path = save_mlp_policy(tmp_path / "p.npz", export_arrays(jax.device_get(runners[-1].params)), "volle_wolle",
+                           {"num_players": 2}, list(trainer.config.hidden), trainer.config.activation)
+    done = subprocess.run([sys.executable, "-c", PLAY_WITHOUT_JAX, str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) > 10
+
+
+def test_train_backend_flag_hands_over_to_the_compiled_trainer():
+    from meadowzoo.training.train import split_backend
+
+    assert split_backend(["--backend", "jax", "--game", "volle_wolle"]) == ("jax", ["--game", "volle_wolle"])
+    assert split_backend(["--game", "volle_wolle"]) == ("sb3", ["--game", "volle_wolle"])
+
+
+@pytest.mark.slow
+def test_cut_games_are_scored_as_configured():
+    env = meadowzoo.jax.make("volle_wolle", num_players=2)
+    finished = {}
+    for scoring in ("draw", "standing"):
+        trainer = SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, max_game_decisions=20,
+                                                  truncation_scoring=scoring))
+        runner, metrics = trainer.update(trainer.setup(0))
+        finished[scoring] = metrics = jax.device_get(metrics)
+        # every game is cut after 20 decisions (about 10 of the learner's): 24 learner steps end two or more
+        assert metrics["games_finished"] >= 2 * 16
+        assert int(np.asarray(runner.decisions).max()) < 20
+    assert finished["draw"]["mean_reward"] == 0.0 and finished["draw"]["win_share"] == 0.0
+    # by the standing some learners lead at the cut (wool gained by then)
+    assert finished["standing"]["win_share"] > 0.0
+
+
+CLI = ["--game", "volle_wolle", "--players", "2", "--num-envs", "16", "--num-steps", "16", "--num-minibatches", "2",
+       "--opponent-slots", "4", "--population", "4", "--eval-every", "512", "--eval-games", "2", "--ladder", "random",
+       "--checkpoint-every", "256", "--quiet", "--seed", "3"]
+
+
+@pytest.mark.slow
+def test_command_line_run_resumes_exactly(tmp_path):
+    from meadowzoo.training import train_jax
+
+    whole = train_jax.main(CLI + ["--timesteps", "768", "--out", str(tmp_path / "whole")])
+    train_jax.main(CLI + ["--timesteps", "256", "--out", str(tmp_path / "parts")])
+    resumed = train_jax.main(CLI + ["--timesteps", "768", "--out", str(tmp_path / "parts")])
+    assert whole["timesteps"] == resumed["timesteps"] == 768
+    a, b = load_mlp_policy(whole["policy"]), load_mlp_policy(resumed["policy"])
+    for part in ("actor", "critic"):
+        for (ka, ba), (kb, bb) in zip(a.layers[part], b.layers[part]):
+            np.testing.assert_array_equal(ka, kb)
+            np.testing.assert_array_equal(ba, bb)
+    strip = [{k: v for k, v in row.items() if k != "wall_seconds"} for row in whole["evaluations"]]
+    assert strip == [{k: v for k, v in row.items() if k != "wall_seconds"} for row in resumed["evaluations"]]
+    with pytest.raises(ValueError, match="other settings"):
+        train_jax.main(CLI[:-1] + ["4", "--timesteps", "768", "--out", str(tmp_path / "parts")])

@@ -1,0 +1,109 @@
+"""Settings of the compiled self-play trainer (:mod:`meadowzoo.training.train_jax`), one table per game.
+
+Every field is a PPO hyperparameter, a setting of the opponent population or of the loop around the
+compiled update. :data:`JAX_CONFIGS` is the per-game table (small on purpose: it is meant to move
+into the game plug-ins, ``envs/<game>/plugin.py``); command-line flags override single fields.
+
+Sizes: one update plays ``num_envs × num_steps`` learner decisions (the learner's own moves; the
+opponents' moves in between are not counted), then runs ``update_epochs`` passes of
+``num_minibatches`` minibatches over them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+TRUNCATION_SCORING = ("draw", "standing")
+
+
+@dataclass(frozen=True)
+class JaxTrainConfig:
+    # network: separate actor and critic MLPs of these hidden widths
+    hidden: tuple[int, ...] = (128, 128)
+    activation: str = "tanh"
+    # PPO
+    num_envs: int = 256  # games played side by side
+    num_steps: int = 32  # learner decisions per game per update
+    update_epochs: int = 2
+    num_minibatches: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995  # rewards come only at the end of a game
+    gae_lambda: float = 0.95
+    clip_eps: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    # opponent population (frozen snapshots of the learner, Elo-rated)
+    population: int = 8  # capacity; the lowest-rated member is replaced when full
+    opponent_slots: int = 8  # opponents per update: game i plays the slot i mod opponent_slots
+    pfsp_power: float = 2.0  # slot draws weighted by (1 - learner's expected score)^power
+    elo_k: float = 16.0  # Elo step per update (on the mean result of the update's finished games)
+    snapshot_threshold: float = 0.6  # learner's expected score vs the best member that earns a snapshot
+    snapshot_min_updates: int = 10  # updates between snapshots at least
+    # games that may not end: cut after max_game_decisions decisions (all seats), scored as a
+    # draw or by the standing at the cut (the engine's scores); 0 = never cut
+    max_game_decisions: int = 0
+    truncation_scoring: str = "draw"
+    # loop
+    eval_every: int = 200_000  # learner steps between ladder evaluations (PettingZoo tournament)
+    eval_games: int = 40  # games per ladder opponent
+    ladder: str = "random,greedy"
+    checkpoint_every: int = 200_000  # learner steps between checkpoints
+
+    def __post_init__(self) -> None:
+        positive = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "population", "opponent_slots",
+                    "eval_every", "eval_games", "checkpoint_every", "snapshot_min_updates")
+        for name in positive:
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
+                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        if self.num_envs % self.opponent_slots:
+            raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of opponent_slots ({self.opponent_slots})")
+        if (self.num_envs * self.num_steps) % self.num_minibatches:
+            raise ValueError("num_envs * num_steps must be a multiple of num_minibatches")
+        if self.activation not in ("tanh", "relu"):
+            raise ValueError(f"activation must be tanh or relu, got {self.activation!r}")
+        if self.truncation_scoring not in TRUNCATION_SCORING:
+            raise ValueError(f"truncation_scoring must be one of {TRUNCATION_SCORING}, got {self.truncation_scoring!r}")
+        if self.max_game_decisions < 0:
+            raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
+        if not 0.5 <= self.snapshot_threshold <= 1.0:
+            raise ValueError(f"snapshot_threshold must lie in [0.5, 1], got {self.snapshot_threshold}")
+        if not self.hidden or any(not isinstance(h, int) or h < 1 for h in self.hidden):
+            raise ValueError(f"hidden must be positive layer widths, got {self.hidden!r}")
+
+    @property
+    def steps_per_update(self) -> int:
+        return self.num_envs * self.num_steps
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["hidden"] = list(self.hidden)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "JaxTrainConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown trainer settings {sorted(unknown)}")
+        data = dict(data)
+        if "hidden" in data:
+            data["hidden"] = tuple(data["hidden"])
+        return cls(**data)
+
+
+JAX_CONFIGS: dict[str, JaxTrainConfig] = {
+    # ~100 short decisions a game (bids, dice, picks); always ends within 60 cards
+    "volle_wolle": JaxTrainConfig(),
+    # ~40 decisions a game, a large action space with few legal moves
+    "haste_bock": JaxTrainConfig(ent_coef=0.005),
+    # long races that random play may not finish: cut them, scored by the standing
+    "hase_und_igel": JaxTrainConfig(gamma=0.998, max_game_decisions=600, truncation_scoring="standing"),
+}
+
+
+def jax_config_for(game: str, **overrides) -> JaxTrainConfig:
+    """The game's settings with overrides (``None`` values ignored)."""
+    if game not in JAX_CONFIGS:
+        raise ValueError(f"no JAX trainer settings for {game!r}; games: {sorted(JAX_CONFIGS)}")
+    return replace(JAX_CONFIGS[game], **{k: v for k, v in overrides.items() if v is not None})

@@ -1,0 +1,266 @@
+"""Compiled self-play PPO over a batch of games of any meadowzoo JAX engine (in the manner of PureJaxRL).
+
+``trainer = SelfPlayPPO(env, config)`` for an engine of :func:`meadowzoo.jax.make`;
+``runner = trainer.setup(seed)`` makes the whole training state (a pytree: network, optimizer,
+the games in flight, the opponent population, the random key); ``runner, metrics =
+trainer.update(runner)`` runs one compiled update: the rollout of ``num_steps`` learner decisions in
+each of ``num_envs`` games, the opponents' moves between them, GAE and the PPO epochs. Nothing leaves
+the compiled function but the metrics; the same seed gives the same run, and a runner saved between
+updates and restored continues exactly as if never stopped.
+
+The learner and its opponents
+-----------------------------
+Each game seats the learner at a random seat (drawn again for every new game); every other seat
+is played by the opponent of its game's *slot*: game ``i`` plays slot ``i // (num_envs /
+opponent_slots)``, and each update draws a population member for each slot
+(:mod:`meadowzoo.training.jax_population`: frozen Elo-rated snapshots of the learner). Opponents
+sample from their masked policy. A game in flight at the end of an update goes on in the next one
+against that update's opponent of its slot; its result rates the member it finished against.
+
+One *learner step* is: the learner acts on its observation and legal-action mask
+(``state.observation`` and ``state.legal_action_mask`` of the engine, the PettingZoo env's
+encoding), then the opponents move until it is the learner's turn again, in a
+``lax.while_loop`` over the batch. A game that ends in between — on the learner's move or on any
+opponent's — gives the learner its own final reward (``state.rewards[seat]``: by rank, +1 first,
+−1 last) on that learner step, which is then terminal for GAE; the game is replaced by a fresh
+one at once. Games may be cut after ``max_game_decisions`` decisions (all seats counted) or when
+the engine truncates them; a cut game is scored as a draw (0) or by the standing at the cut
+(``truncation_scoring="standing"``: the rank reward of the engine's ``scores``).
+
+Metrics (per update, host side): the learner's mean final reward and win share over the games that
+finished in the rollout, their count, the PPO losses, entropy, approximate KL, the learner's and
+the best member's Elo, the population size and whether a snapshot was taken.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax import struct
+
+from meadowzoo.envs.core.jax_core import rank_rewards
+from meadowzoo.training import jax_population
+from meadowzoo.training.jax_config import JaxTrainConfig
+from meadowzoo.training.jax_network import ActorCritic
+
+
+@struct.dataclass
+class Runner:
+    params: dict
+    opt_state: optax.OptState
+    games: object  # the engine's batched state
+    seat: jax.Array  # (num_envs,) the learner's seat per game
+    decisions: jax.Array  # (num_envs,) decisions played in each game so far
+    population: jax_population.Population
+    key: jax.Array
+    updates: jax.Array  # () int32
+
+
+def _select(mask: jax.Array, new, old):
+    """Per game: ``new`` where ``mask``, else ``old`` (pytrees with a leading game axis)."""
+    def pick(a, b):
+        return jnp.where(mask.reshape(mask.shape + (1,) * (a.ndim - 1)), a, b)
+    return jax.tree_util.tree_map(pick, new, old)
+
+
+class SelfPlayPPO:
+    def __init__(self, env, config: JaxTrainConfig) -> None:
+        self.env, self.config = env, config
+        self.players = int(env.num_players)
+        self.network = ActorCritic(int(env.observation_shape[0]), int(env.num_actions), config.hidden,
+                                   config.activation)
+        self.optimizer = optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
+                                     optax.adam(config.learning_rate, eps=1e-5))
+        self._init = jax.vmap(env.init)
+        self._step = jax.vmap(env.step)
+        self._scores = jax.vmap(env.scores)
+        self.setup = jax.jit(self._setup)
+        self.update = jax.jit(self._update)
+
+    # ---- games ----------------------------------------------------------------------------------
+    def _new_games(self, key: jax.Array):
+        k_games, k_seat = jax.random.split(key)
+        games = self._init(jax.random.split(k_games, self.config.num_envs))
+        seat = jax.random.randint(k_seat, (self.config.num_envs,), 0, self.players, dtype=jnp.int32)
+        return games, seat
+
+    def _opponent_actions(self, slot_params: dict, games, key: jax.Array) -> jax.Array:
+        slots = self.config.opponent_slots
+        per_slot = self.config.num_envs // slots
+        observation = games.observation.reshape((slots, per_slot) + games.observation.shape[1:])
+        mask = games.legal_action_mask.reshape((slots, per_slot, -1))
+        logits = jax.vmap(self.network.logits)(slot_params, observation, mask)
+        return jax.random.categorical(key, logits.reshape(self.config.num_envs, -1))
+
+    def _advance(self, games, seat, decisions, slot_params, learner_action, learner_moves, key):
+        """Play the learner's action (where ``learner_moves``), then opponents until every game is
+        at the learner's turn, replacing finished games. Returns the new games, seats, decision
+        counts, the learner's reward and whether its game ended."""
+        cfg, n = self.config, self.config.num_envs
+        rows = jnp.arange(n)
+
+        def waiting(carry):
+            first, games, seat = carry[0], carry[1], carry[2]
+            return first | jnp.any(games.current_player != seat)
+
+        def play(carry):
+            first, games, seat, decisions, reward, done, key = carry
+            key, k_opp, k_step, k_new = jax.random.split(key, 4)
+            moving = jnp.where(first, learner_moves, games.current_player != seat)
+            action = jnp.where(first, learner_action, self._opponent_actions(slot_params, games, k_opp))
+            stepped = self._step(games, action, jax.random.split(k_step, n))
+            decisions = decisions + moving
+            cut = stepped.truncated & ~stepped.terminated
+            if cfg.max_game_decisions:
+                cut = cut | ((decisions >= cfg.max_game_decisions) & ~stepped.terminated)
+            if cfg.truncation_scoring == "standing":
+                cut_reward = rank_rewards(self._scores(stepped))[rows, seat]
+            else:
+                cut_reward = jnp.zeros(n, jnp.float32)
+            gained = jnp.where(cut, cut_reward, stepped.rewards[rows, seat])
+            ended = moving & (stepped.terminated | cut)
+            reward = reward + jnp.where(moving, gained, 0.0)
+            done = done | ended
+            games = _select(moving, stepped, games)
+
+            def renew(args):
+                games, seat, decisions = args
+                fresh, fresh_seat = self._new_games(k_new)
+                return _select(ended, fresh, games), jnp.where(ended, fresh_seat, seat), jnp.where(ended, 0, decisions)
+
+            games, seat, decisions = jax.lax.cond(jnp.any(ended), renew, lambda args: args, (games, seat, decisions))
+            return jnp.bool_(False), games, seat, decisions, reward, done, key
+
+        carry = (jnp.bool_(True), games, seat, decisions, jnp.zeros(n, jnp.float32), jnp.zeros(n, bool), key)
+        _, games, seat, decisions, reward, done, _ = jax.lax.while_loop(waiting, play, carry)
+        return games, seat, decisions, reward, done
+
+    # ---- setup ------------------------------------------------------------------------------------
+    def _setup(self, seed: jax.Array) -> Runner:
+        key = jax.random.PRNGKey(seed)
+        key, k_net, k_games = jax.random.split(key, 3)
+        params = self.network.init(k_net)
+        games, seat = self._new_games(k_games)
+        # where an opponent moves first, the first update's first learner step lets it (see _update)
+        return Runner(params=params, opt_state=self.optimizer.init(params), games=games, seat=seat,
+                      decisions=jnp.zeros(self.config.num_envs, jnp.int32),
+                      population=jax_population.create(params["actor"], self.config.population), key=key,
+                      updates=jnp.int32(0))
+
+    # ---- one update ---------------------------------------------------------------------------------
+    def _update(self, runner: Runner) -> tuple[Runner, dict]:
+        cfg, net = self.config, self.network
+        key, k_slots, k_rollout, k_epochs = jax.random.split(runner.key, 4)
+        members = jax_population.draw_slots(runner.population, k_slots, cfg.opponent_slots, cfg.pfsp_power)
+        slot_params = jax_population.member_params(runner.population, members)
+        params = runner.params
+
+        def learner_step(carry, step_key):
+            games, seat, decisions = carry
+            k_act, k_advance = jax.random.split(step_key)
+            observation, mask = games.observation, games.legal_action_mask
+            # always true but in the fresh games of a new run whose first mover is an opponent:
+            # there this step only lets the opponents move and is left out of the loss (one
+            # compiled copy of the engine's step, instead of a second one in setup)
+            learner_moves = games.current_player == seat
+            logits = net.logits(params["actor"], observation, mask)
+            value = net.value(params["critic"], observation)
+            action = jax.random.categorical(k_act, logits)
+            log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+            games, seat, decisions, reward, done = self._advance(games, seat, decisions, slot_params, action,
+                                                                 learner_moves, k_advance)
+            return (games, seat, decisions), (observation, mask, action, log_prob, value, reward, done, learner_moves)
+
+        (games, seat, decisions), batch = jax.lax.scan(
+            learner_step, (runner.games, runner.seat, runner.decisions), jax.random.split(k_rollout, cfg.num_steps))
+        observation, mask, action, log_prob, value, reward, done, valid = batch
+        last_value = net.value(params["critic"], games.observation)
+        advantages, targets = gae(reward, value, done, last_value, cfg.gamma, cfg.gae_lambda)
+
+        flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]),
+                                      (observation, mask, action, log_prob, value, advantages, targets, valid))
+        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs)
+
+        game_member = jnp.broadcast_to(jnp.repeat(members, cfg.num_envs // cfg.opponent_slots), reward.shape)
+        population = jax_population.rate(runner.population, game_member, reward, done, cfg.elo_k)
+        population, promoted = jax_population.promote(population, params["actor"], cfg.snapshot_threshold,
+                                                      cfg.snapshot_min_updates)
+        finished = done.sum()
+        metrics = {
+            "games_finished": finished,
+            "mean_reward": jnp.where(finished > 0, (reward * done).sum() / jnp.maximum(finished, 1), jnp.nan),
+            "win_share": jnp.where(finished > 0, ((reward > 0) * done).sum() / jnp.maximum(finished, 1), jnp.nan),
+            **jax.tree_util.tree_map(jnp.mean, losses),
+            "learner_elo": population.learner_rating,
+            "best_member_elo": jnp.max(jnp.where(population.filled, population.rating, -jnp.inf)),
+            "population": population.filled.sum(),
+            "snapshots": population.snapshots,
+            "promoted": promoted,
+        }
+        runner = Runner(params=params, opt_state=opt_state, games=games, seat=seat, decisions=decisions,
+                        population=population, key=key, updates=runner.updates + 1)
+        return runner, metrics
+
+    def _epochs(self, params, opt_state, flat, key):
+        cfg = self.config
+        size = cfg.num_envs * cfg.num_steps
+        per_batch = size // cfg.num_minibatches
+
+        def minibatch(state, batch):
+            params, opt_state = state
+            grads, losses = jax.grad(self._loss, has_aux=True)(params, batch)
+            updates, opt_state = self.optimizer.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), losses
+
+        def epoch(state, epoch_key):
+            order = jax.random.permutation(epoch_key, size)
+            batches = jax.tree_util.tree_map(
+                lambda x: x[order].reshape((cfg.num_minibatches, per_batch) + x.shape[1:]), flat)
+            return jax.lax.scan(minibatch, state, batches)
+
+        state, losses = jax.lax.scan(epoch, (params, opt_state), jax.random.split(key, cfg.update_epochs))
+        return state, losses
+
+    def _loss(self, params, batch):
+        cfg, net = self.config, self.network
+        observation, mask, action, old_log_prob, old_value, advantages, targets, valid = batch
+        weight = valid.astype(jnp.float32) / jnp.maximum(valid.sum(), 1)
+
+        def mean(x):
+            return (x * weight).sum()
+
+        logits = net.logits(params["actor"], observation, mask)
+        log_probs = jax.nn.log_softmax(logits)
+        log_prob = jnp.take_along_axis(log_probs, action[:, None], axis=1)[:, 0]
+        value = net.value(params["critic"], observation)
+        clipped_value = old_value + jnp.clip(value - old_value, -cfg.clip_eps, cfg.clip_eps)
+        value_loss = 0.5 * mean(jnp.maximum((value - targets) ** 2, (clipped_value - targets) ** 2))
+        ratio = jnp.exp(log_prob - old_log_prob)
+        centred = advantages - mean(advantages)
+        normalised = centred / (jnp.sqrt(mean(centred ** 2)) + 1e-8)
+        policy_loss = -mean(jnp.minimum(ratio * normalised,
+                                        jnp.clip(ratio, 1 - cfg.clip_eps, 1 + cfg.clip_eps) * normalised))
+        entropy = -mean(jnp.where(mask, jnp.exp(log_probs) * log_probs, 0.0).sum(-1))
+        total = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
+        approx_kl = mean((ratio - 1) - (log_prob - old_log_prob))
+        return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy, "approx_kl": approx_kl}
+
+
+@partial(jax.jit, static_argnums=(4, 5))
+def gae(reward, value, done, last_value, gamma: float, lam: float):
+    """Generalised advantage estimates and value targets over ``(steps, games)`` arrays; ``done``
+    at step t means the game ended during that learner step (no bootstrap past it)."""
+    def backward(carry, step):
+        advantage, next_value = carry
+        r, v, d = step
+        live = 1.0 - d.astype(jnp.float32)
+        delta = r + gamma * next_value * live - v
+        advantage = delta + gamma * lam * live * advantage
+        return (advantage, v), advantage
+
+    _, advantages = jax.lax.scan(backward, (jnp.zeros_like(last_value), last_value), (reward, value, done),
+                                 reverse=True)
+    return advantages, advantages + value

@@ -1,0 +1,212 @@
+"""Self-play PPO compiled end to end on a game's JAX engine (needs the ``jax`` extra).
+
+    python -m meadowzoo.training.train_jax --game volle_wolle --players 2 --timesteps 5000000 --seed 0
+    python -m meadowzoo.training.train --backend jax --game volle_wolle --players 2 --timesteps 5000000
+
+The agent learns from the rules alone: no imitation, no heuristic advice in its input, opponents
+only frozen snapshots of itself. What it does:
+
+1. Reads the game's settings from :mod:`meadowzoo.training.jax_config` (flags override single fields)
+   and builds the engine with :func:`meadowzoo.jax.make` (any game with a JAX engine).
+2. Runs compiled updates (:class:`meadowzoo.training.jax_ppo.SelfPlayPPO`: rollout of the batch of
+   games, the learner at a random seat, opponents from the Elo-rated population of its snapshots,
+   GAE, PPO) with a progress bar and TensorBoard logs (``<out>/tb``; one point per update).
+3. Every ``eval_every`` learner steps exports the network (``<out>/current.npz``, the portable
+   numpy format of :mod:`meadowzoo.agents.mlp_policy`) and plays it as a ``policy:`` agent against
+   each ``--ladder`` agent in seat-balanced PettingZoo games (:mod:`meadowzoo.training.evaluate`);
+   the scores go to TensorBoard and ``<out>/evaluations.csv``.
+4. Every ``checkpoint_every`` learner steps (and at the end) writes a checkpoint
+   (:mod:`meadowzoo.training.jax_checkpoints`: arrays and JSON, no pickle); started again with the
+   same ``--out`` the run resumes from the newest one and continues exactly as if never stopped.
+5. Writes the final network to ``<out>/policy.npz`` (plays without JAX:
+   ``--agents policy:<out>/policy.npz,strong`` in ``meadowzoo.training.evaluate``) and
+   ``<out>/final.json`` (settings, steps, wall time, the last metrics and ladder scores).
+
+A learner step is one decision of the learner (opponents' moves are not counted), as in
+:mod:`meadowzoo.training.train`. The same seed and settings give the same run: every random draw
+comes from the key in the training state, and the evaluation games are seeded by the step count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+from meadowzoo.envs import plugin
+from meadowzoo.envs.registry import GAMES
+from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int
+from meadowzoo.training.jax_config import TRUNCATION_SCORING, jax_config_for
+
+DEFAULT_OUT = "runs"
+#: flags that override a field of the trainer settings (flag name with "-" -> field)
+OVERRIDES = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
+             "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
+             "eval_every", "eval_games", "ladder", "checkpoint_every")
+#: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
+#: the loop's own settings (evaluation, checkpoints) may change between invocations
+RUN_KEYS = ("game", "players", "seed", "config")
+LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Compiled self-play PPO (JAX) of a meadowzoo agent, from scratch.")
+    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--players", type=positive_int, default=2)
+    parser.add_argument("--timesteps", type=positive_int, default=1_000_000,
+                        help="learner decisions to train for (rounded up to whole updates)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-jax-seed<seed>)")
+    parser.add_argument("--fresh", action="store_true", help="ignore and remove existing checkpoints in --out")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
+    parser.add_argument("--num-envs", type=positive_int, help="games played side by side")
+    parser.add_argument("--num-steps", type=positive_int, help="learner decisions per game per update")
+    parser.add_argument("--update-epochs", type=positive_int)
+    parser.add_argument("--num-minibatches", type=positive_int)
+    parser.add_argument("--learning-rate", type=positive_float)
+    parser.add_argument("--ent-coef", type=non_negative_float)
+    parser.add_argument("--gamma", type=positive_float)
+    parser.add_argument("--population", type=positive_int, help="capacity of the snapshot population")
+    parser.add_argument("--opponent-slots", type=positive_int, help="population members drawn per update")
+    parser.add_argument("--snapshot-threshold", type=positive_float,
+                        help="learner's Elo expected score against the best member that earns a snapshot")
+    parser.add_argument("--max-game-decisions", type=int, help="cut games after this many decisions (0: never)")
+    parser.add_argument("--truncation-scoring", choices=TRUNCATION_SCORING,
+                        help="a cut game counts as a draw or by its standing")
+    parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
+    parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
+    parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
+    parser.add_argument("--checkpoint-every", type=positive_int, help="learner steps between checkpoints")
+    args = parser.parse_args(argv)
+    counts = plugin(args.game).player_counts
+    if args.players not in counts:
+        parser.error(f"argument --players: {args.game} is for {min(counts)}-{max(counts)} players, not {args.players}")
+    return args
+
+
+def build(args: argparse.Namespace):
+    """The settings, the engine and the trainer of a command line."""
+    import meadowzoo.jax
+    from meadowzoo.training.jax_ppo import SelfPlayPPO
+
+    config = jax_config_for(args.game, **{name: getattr(args, name) for name in OVERRIDES})
+    env = meadowzoo.jax.make(args.game, num_players=args.players)
+    return config, env, SelfPlayPPO(env, config)
+
+
+def export(path: Path, runner, args, config, steps: int) -> Path:
+    """Write the learner's network as a portable policy file."""
+    import jax
+
+    from meadowzoo.agents.mlp_policy import save_mlp_policy
+    from meadowzoo.training.jax_network import export_arrays
+
+    return save_mlp_policy(path, export_arrays(jax.device_get(runner.params)), args.game,
+                           {"num_players": args.players}, list(config.hidden), config.activation,
+                           note=f"train_jax seed {args.seed}, {steps} learner steps")
+
+
+def host_metrics(metrics: dict) -> dict[str, float]:
+    import jax
+
+    return {name: float(value) for name, value in jax.device_get(metrics).items()}
+
+
+def crossed(steps: int, done: int, every: int) -> bool:
+    """Whether the update that went from ``steps - done`` to ``steps`` learner steps passed a multiple of ``every``."""
+    return steps // every > (steps - done) // every
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    from tqdm import tqdm
+
+    from meadowzoo.training import checkpoints, jax_checkpoints
+    from meadowzoo.training.files import atomic_write_csv, atomic_write_json
+    from meadowzoo.training.train import ladder_scores
+
+    config, env, trainer = build(args)
+    out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-jax-seed{args.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    if args.fresh:
+        checkpoints.discard(out)
+        for stale in ("evaluations.csv", "final.json", "policy.npz", "current.npz"):
+            (out / stale).unlink(missing_ok=True)
+    run = {"game": args.game, "players": args.players, "seed": args.seed,
+           "config": {k: v for k, v in config.as_dict().items() if k not in LOOP_FIELDS}}
+    runner = trainer.setup(args.seed)
+    state = {"evaluations": [], "wall_seconds": 0.0, "argv": [argv if argv is not None else sys.argv[1:]]}
+    steps = 0
+    found = jax_checkpoints.latest(out)
+    if found:
+        meta, leaves = found
+        differing = [key for key in RUN_KEYS if meta.get("run", {}).get(key) != run[key]]
+        if differing:
+            raise ValueError(f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
+                             "use the same settings to resume, --fresh to start over, or another --out")
+        runner = jax_checkpoints.restore(runner, leaves)
+        steps, state = meta["timesteps"], meta["state"]
+        state["argv"].append(argv if argv is not None else sys.argv[1:])
+        atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
+    per_update = config.steps_per_update
+    target = math.ceil(args.timesteps / per_update) * per_update
+    writer = tensorboard_writer(out / "tb")
+    bar = tqdm(total=target, initial=min(steps, target), unit="step", disable=args.quiet, dynamic_ncols=True)
+    started = time.time() - state["wall_seconds"]
+    metrics: dict[str, float] = {}
+    while steps < target:
+        runner, device_metrics = trainer.update(runner)
+        metrics = host_metrics(device_metrics)
+        steps += per_update
+        state["wall_seconds"] = round(time.time() - started, 2)
+        bar.update(per_update)
+        bar.set_postfix(reward=f"{metrics['mean_reward']:.3f}", elo=f"{metrics['learner_elo']:.0f}",
+                        pop=int(metrics["population"]), refresh=False)
+        if writer is not None:
+            for name, value in metrics.items():
+                writer.add_scalar(f"train/{name}", value, steps)
+            writer.add_scalar("train/steps_per_second", steps / max(state["wall_seconds"], 1e-9), steps)
+        if crossed(steps, per_update, config.eval_every) or steps >= target:
+            row = {"timesteps": steps, "wall_seconds": state["wall_seconds"],
+                   "learner_elo": round(metrics["learner_elo"], 1), "snapshots": int(metrics["snapshots"])}
+            policy = export(out / "current.npz", runner, args, config, steps)
+            for opponent, (score, _) in ladder_scores(args, policy, config.ladder, config.eval_games,
+                                                      seed=10_000 + steps % 9973).items():
+                row[f"score_vs_{opponent}"] = round(score, 4)
+                if writer is not None:
+                    writer.add_scalar(f"ladder/score_vs_{opponent}", score, steps)
+            state["evaluations"].append(row)
+            atomic_write_csv(out / "evaluations.csv", state["evaluations"])
+            if not args.quiet:
+                bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
+        if crossed(steps, per_update, config.checkpoint_every) or steps >= target:
+            jax_checkpoints.save(runner, out, steps, {"run": run, "updates": steps // per_update, "state": state})
+    bar.close()
+    if writer is not None:
+        writer.close()
+    policy = export(out / "policy.npz", runner, args, config, steps)
+    final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
+             "last_metrics": metrics, "evaluations": state["evaluations"], "argv": state["argv"]}
+    atomic_write_json(out / "final.json", final)
+    if not args.quiet:
+        print(f"{steps} learner steps in {state['wall_seconds']:.0f} s; policy {policy}")
+    return final
+
+
+def tensorboard_writer(folder: Path):
+    """A TensorBoard writer (torch's, else tensorboardX), or ``None`` without either."""
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        try:
+            from tensorboardX import SummaryWriter
+        except ImportError:
+            print("TensorBoard logging off: neither torch.utils.tensorboard nor tensorboardX is installed")
+            return None
+    return SummaryWriter(str(folder))
+
+
+if __name__ == "__main__":
+    main()
