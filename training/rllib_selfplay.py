@@ -61,10 +61,18 @@ def module_for(agent_id: str, episode, snapshots: int, **_) -> str:
 
 def copy_main(algorithm, slots: list[str]) -> None:
     """Freeze the current ``main`` into ``slots`` on the learners and every EnvRunner."""
-    weights = algorithm.learner_group.get_weights(module_ids=[MAIN])[MAIN]
-    algorithm.learner_group.set_weights({slot: weights for slot in slots})
-    algorithm.env_runner_group.sync_weights(from_worker_or_learner_group=algorithm.learner_group,
-                                            policies=list(slots), inference_only=True)
+    learners = algorithm.learner_group
+    learners.set_weights({slot: learners.get_weights(module_ids=[MAIN])[MAIN] for slot in slots})
+    # Straight into the EnvRunners' modules: RLlib's sync_weights skips a state whose weights
+    # sequence number the runner already has (main's, synced in the same iteration).
+    inference = learners.get_state(components=[f"learner/rl_module/{MAIN}"], inference_only=True)
+    state = inference["learner"]["rl_module"][MAIN]
+
+    def freeze(runner) -> None:
+        for slot in slots:
+            runner.module[slot].set_state(state)
+
+    algorithm.env_runner_group.foreach_env_runner(freeze, local_env_runner=True)
 
 
 class SnapshotCallback(RLlibCallback):
