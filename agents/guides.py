@@ -29,8 +29,8 @@ next to the game's heuristics (``meadowzoo.agents.heuristics.<game>``):
   options: all are searched).
 
 Every function reads the game it is given — in the search a determinized copy whose hidden parts
-were redrawn — and nothing else. The heuristic instances used here are private to the module and
-their random generators are never drawn from for values (the Hase und Igel lookahead resamples the
+were redrawn — and nothing else. The heuristic instances they use are private to each game's
+heuristics module (one per process) and their random generators are never drawn from for values (the Hase und Igel lookahead resamples the
 unseen deck of its own copies with the generator passed in by the caller).
 """
 
