@@ -96,6 +96,7 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         self._role: dict[str, str] = {}  # seat -> RLlib agent id, for the seats RLlib plays
         self._fixed_players: dict[str, Any] = {}
         self._owed: dict[str, float] = {}  # rewards earned and not yet handed to RLlib
+        self._seen: set[str] = set()  # RLlib agents that have had an observation this episode
 
     # ---- episode -------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -121,7 +122,7 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
             self._fixed_players[seat] = player
         self.agents = sorted(self._role.values(), key=self.possible_agents.index)
         self._owed = dict.fromkeys(self.agents, 0.0)
-        self._seen: set[str] = set()
+        self._seen = set()
         self._play_fixed()
         observations, _, _, _ = self._emit()
         return observations, {}
