@@ -36,22 +36,35 @@ def save_policy(model: Any, path: str | Path, game: str, env_options: dict, note
                 advice: str | None = None) -> Path:
     """Write the policy of a MaskablePPO ``model`` weights-only to ``path`` (``advice``: the
     heuristic whose advice block the observation ends with, if any)."""
-    import torch
-
     policy = model.policy
     net_arch = policy.net_arch
+    return write_policy(
+        path, game=game, env_options=env_options, advice=advice, note=note,
+        observation_size=int(policy.observation_space.shape[0]), num_actions=int(policy.action_space.n),
+        net_arch={"pi": list(net_arch["pi"]), "vf": list(net_arch["vf"])} if isinstance(net_arch, dict)
+        else list(net_arch),
+        activation=policy.activation_fn.__name__, state_dict=policy.state_dict())
+
+
+def write_policy(path: str | Path, *, game: str, env_options: dict, observation_size: int, num_actions: int,
+                 net_arch: dict | list, activation: str, state_dict: dict, note: str = "",
+                 advice: str | None = None) -> Path:
+    """Write a ``meadowzoo-policy-v1`` file: the ``state_dict`` of a ``MaskableActorCriticPolicy``
+    (or ``AdvisedPolicy``) with this layout, from SB3 or from another trainer's matching network
+    (:mod:`meadowzoo.training.rllib_export`)."""
+    import torch
+
     payload = {
         "format": FORMAT,
         "game": game,
         "env_options": dict(env_options),
         "advice": advice,
-        "observation_size": int(policy.observation_space.shape[0]),
-        "num_actions": int(policy.action_space.n),
-        "net_arch": {"pi": list(net_arch["pi"]), "vf": list(net_arch["vf"])} if isinstance(net_arch, dict)
-        else list(net_arch),
-        "activation": policy.activation_fn.__name__,
+        "observation_size": int(observation_size),
+        "num_actions": int(num_actions),
+        "net_arch": net_arch,
+        "activation": activation,
         "note": note,
-        "state_dict": {k: v.detach().cpu().clone() for k, v in policy.state_dict().items()},
+        "state_dict": {k: torch.as_tensor(v).detach().cpu().clone() for k, v in state_dict.items()},
     }
     payload["weights_sha256"] = weights_sha256(payload["state_dict"])
     path = Path(path)

@@ -12,6 +12,12 @@ parsed), e.g. ``--option two_runners=false``. ``--truncated standing`` scores ga
 ``max_turns`` by the standing at the cut instead of as draws (4-player Hase und Igel with random
 seats rarely ends: the race ends only when all runners but one are home).
 
+``--backend ray`` plays the games as Ray tasks (a private Ray on this machine, or the cluster of
+``RAY_ADDRESS``); ``--address HOST:PORT`` (or ``auto``) joins a running cluster
+(:mod:`meadowzoo.training.ray_tournament`). The records are the same as the process pool's for the
+same ``--seed``; ``results.json`` records the ``backend`` and the ``cluster`` (nodes, CPUs, games
+played per node).
+
 Prints the per-agent table (wins, draws, losses, win share, mean rank, mean margin, each with a
 95% interval), the per-seat table, the head-to-head shares and the ratings; with ``--out DIR``
 writes ``DIR/results.json`` (the command, settings, every game record and all statistics),
@@ -32,6 +38,9 @@ from pathlib import Path
 from meadowzoo.envs import GAMES
 from meadowzoo.training import ratings, stats, tournament
 
+#: where the games run: local worker processes, or Ray tasks on a cluster
+BACKENDS = ("processes", "ray")
+
 
 def parse_option(text: str) -> tuple[str, object]:
     key, eq, value = text.partition("=")
@@ -50,13 +59,28 @@ def parse_option(text: str) -> tuple[str, object]:
 
 def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 0, workers: int = 1,
              mode: str = "table", options: dict | None = None, progress: bool = True,
-             truncated: str = "draw") -> dict:
-    """Run a tournament; the full result (records and statistics) as a JSON-ready dict."""
+             truncated: str = "draw", backend: str = "processes", address: str | None = None) -> dict:
+    """Run a tournament; the full result (records and statistics) as a JSON-ready dict.
+
+    ``backend="processes"`` plays the games in ``workers`` local processes; ``backend="ray"`` plays
+    them as Ray tasks on the cluster at ``address`` (see :mod:`meadowzoo.training.ray_cluster`;
+    ``workers`` is then the cluster's CPU count). Both give the same records for the same seed."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose {' or '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError("a Ray address needs backend='ray'")
     options = {"num_players": players, **(options or {})}
     seatings = tournament.schedule(specs, players, games, mode)
     tasks = tournament.make_tasks(game, seatings, seed, options)
     start = time.time()
-    records = tournament.run(tasks, workers=workers, progress=progress)
+    if backend == "ray":
+        from meadowzoo.training import ray_tournament
+
+        records, cluster = ray_tournament.run(tasks, address=address, progress=progress)
+        workers = cluster["cpus"]
+    else:
+        records = tournament.run(tasks, workers=workers, progress=progress)
+        cluster = {"nodes": 1, "cpus": workers}
     if truncated == "standing":  # score a game cut at max_turns by its standing at the cut
         for record in records:
             if record["truncated"]:
@@ -64,7 +88,8 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     labels = list(dict.fromkeys(specs))
     result = {
         "game": game, "players": players, "agents": labels, "games": len(records), "seed": seed,
-        "mode": mode, "truncated_scoring": truncated, "options": options, "workers": workers, "wall_seconds": round(time.time() - start, 1),
+        "mode": mode, "truncated_scoring": truncated, "options": options, "backend": backend, "cluster": cluster,
+        "workers": workers, "wall_seconds": round(time.time() - start, 1),
         "truncated_games": sum(r["truncated"] for r in records),
         "margin_unit": "score" if records and records[0]["scores"] is not None else "reward",
         **stats.tournament_stats(records, labels),
@@ -200,7 +225,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--games", type=int, default=400, help="games (table mode) or games per pairing (pairs mode)")
     parser.add_argument("--mode", choices=["table", "pairs"], default="table")
     parser.add_argument("--seed", type=int, default=0, help="master seed")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (processes backend)")
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help="processes (default) or ray: games as Ray tasks across a cluster")
+    parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); implies --backend ray")
     parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
     parser.add_argument("--out", type=Path, help="directory for results.json, CSV files and summary.png")
     parser.add_argument("--truncated", choices=["draw", "standing"], default="draw",
@@ -210,7 +239,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     result = evaluate(args.game, args.players, args.agents.split(","), args.games, seed=args.seed,
                       workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet,
-                      truncated=args.truncated)
+                      truncated=args.truncated, backend=args.backend or ("ray" if args.address else "processes"),
+                      address=args.address)
     result["command"] = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     print(report(result))
     if args.out:

@@ -35,7 +35,7 @@ Gymnasium generator, in the order of its training record; only its inner loop is
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -89,16 +89,18 @@ def start(game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any]
     return env, players
 
 
-def advance(env: Any, players: Mapping[str, Agent], *, until: str | None = None,
+def advance(env: Any, players: Mapping[str, Agent], *, until: str | Collection[str] | None = None,
             before: Callable[[str], None] | None = None, after: Callable[[str, int], None] | None = None,
             thinking: dict[str, float] | None = None) -> int:
     """Let ``players`` (by seat name) move until the game has ended or it is ``until``'s decision;
-    returns the number of decisions taken (see the module docstring for the hooks)."""
+    returns the number of decisions taken (see the module docstring for the hooks). ``until`` may
+    name several seats (the RLlib adapter stops at any seat that RLlib plays)."""
+    stops = (until,) if until is None or isinstance(until, str) else frozenset(until)
     decisions = 0
     clock = time.perf_counter
     while True:
         agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent] or agent == until:
+        if env.terminations[agent] or env.truncations[agent] or agent in stops:
             return decisions
         if before is not None:
             before(agent)
