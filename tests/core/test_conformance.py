@@ -77,7 +77,7 @@ def test_agent_iter_last_loop(game, options):
     env = raw(game, options)()
     rng = np.random.default_rng(7)
     policy = hooks(game).policy
-    for seed in range(3):
+    for seed in range(2):
         env.reset(seed=seed)
         finished = set()
         for agent in env.agent_iter():

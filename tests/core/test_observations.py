@@ -37,7 +37,7 @@ def test_observations_match_the_reference_through_restore_and_clone(game, option
     policy = hooks(game).policy
     rng = np.random.default_rng(len(str(options)))
     env = raw(game, options, max_turns=400)()
-    for episode in range(3):
+    for episode in range(2):
         env.reset(seed=episode)
         while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
             check_every_agent(env)
