@@ -55,6 +55,15 @@ A step applies the action, then resolves everything that needs no decision as th
 next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
 decision or the end.
 
+Speed
+-----
+Under ``vmap`` a ``lax.cond`` computes both branches, and the resolve loop runs as many passes as
+the slowest game of the batch needs (a player turn per pass, up to n after the reveal): each pass
+pays for every stage of every game. Pgx also rebuilds the observation (22 + 11·(n+1) + T + 20·n
+floats, with every player's score) at every step. The scores and observation use running totals
+kept in the state, and shuffles use Fisher–Yates rather than XLA's sort (slow on the CPU);
+``benchmarks/jax_speed.py`` measures the rest.
+
 Chance
 ------
 ``init(key)`` shuffles the pile and deals the betting cards (backs 1..6, one per player) with
