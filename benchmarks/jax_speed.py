@@ -12,15 +12,14 @@ step of the batch (batch × steps per call × calls ÷ wall time after ``block_u
 compile time is ``lower().compile()`` of that program. ``raw_env`` is driven by the loop of
 :mod:`benchmarks.speed` (``agent_iter`` → ``last()`` → a random legal action → ``step``). Rounds
 of the configurations are interleaved and each figure is the best round, so that load from other
-processes hurts every figure alike; all times are wall-clock (XLA uses every core; ``raw_env``
-one). Runs unchanged wherever JAX finds a GPU (the device is printed).
+processes hurts every figure alike. JAX times are wall-clock (XLA uses every core); ``raw_env``'s
+is the CPU time of its one thread, as in :mod:`benchmarks.speed`. Runs unchanged wherever JAX finds a GPU (the device is printed).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 
 import jax
@@ -29,7 +28,7 @@ import pgx
 from pgx.experimental import auto_reset
 
 import meadowzoo.jax as mjax
-from benchmarks.speed import play_game
+from benchmarks.speed import play
 from meadowzoo.envs.registry import game_module
 
 
@@ -69,14 +68,10 @@ class JaxRunner:
 
 
 def raw_env_speed(game: str, players: int, seconds: float, seed: int) -> float:
-    env = game_module(game).raw_env(num_players=players)
-    choose = random.Random(seed)
-    steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += play_game(env, seed + games, choose)
-        games += 1
-    return steps / (time.perf_counter() - start)
+    """``raw_env`` steps/s by :func:`benchmarks.speed.play` (CPU time of this one-threaded loop:
+    its speed on a free core, which only favours it on a busy machine)."""
+    steps, _, elapsed = play(game_module(game).raw_env(num_players=players), seconds, seed)
+    return steps / elapsed
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -38,7 +38,10 @@ State
 ``num_players`` n): ``pile`` (60 card ids; the first ``pile_len`` are the draw pile, drawn from
 the end), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
 ``hpos`` (per held card: its position in the herd, or among the dogs), ``herd_len``,
-``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), and the
+``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), running
+totals the reference also keeps (``counts`` of white / black / 3-7-0 / 0-0-7 sheep, ``printed``
+points, ``low1``/``low2`` the two lowest white sheep, 2**20 for none) and ``pile_types`` (the draw
+pile by card type), and the
 reference's scalars and lists of the same names: ``back``, ``wool``, ``supply``, ``round``,
 ``turns``, ``dice``, ``bids``, ``revealed``, ``order`` (meaningful once revealed), ``pos``,
 ``attempt``, ``kept``, ``base``, ``bonus``, ``neg``, ``target``, ``can_claim``, ``picks``,
@@ -51,6 +54,15 @@ A step applies the action, then resolves everything that needs no decision as th
 ``apply`` does (rolls, forced successes and failures, wool, picks whose order cannot matter, the
 next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
 decision or the end.
+
+Speed
+-----
+Under ``vmap`` a ``lax.cond`` computes both branches, and the resolve loop runs as many passes as
+the slowest game of the batch needs (a player turn per pass, up to n after the reveal): each pass
+pays for every stage of every game. Pgx also rebuilds the observation (22 + 11·(n+1) + T + 20·n
+floats, with every player's score) at every step. The scores and observation use running totals
+kept in the state, and shuffles use Fisher–Yates rather than XLA's sort (slow on the CPU);
+``benchmarks/jax_speed.py`` measures the rest.
 
 Chance
 ------
