@@ -12,7 +12,7 @@ mctx search use them unchanged. This module holds what the engines share:
 * :func:`rank_rewards`: the reward by final rank of :mod:`meadowzoo.envs.core.rewards` (first +1,
   last −1, linear between, tied players share the mean of their places), from scores;
 * **the chance scheme** shared with the reference engines (:func:`chance_stream`,
-  :func:`stream_int`, :func:`stream_order`, :class:`StreamRandom`): see below;
+  :func:`stream_int`, :func:`stream_permutation`, :class:`StreamRandom`): see below;
 * small helpers for branch-free code (:func:`when`, :func:`unbatch`).
 
 Importing this module imports JAX and Pgx; ``import meadowzoo`` and ``meadowzoo.envs`` never do
@@ -22,15 +22,16 @@ Chance
 ------
 Chance is drawn by the JAX engine and fed to the reference engine, never drawn twice:
 
-* **The set-up** (shuffles, seat draws of ``init(key)``) is drawn with ``jax.random`` from the
-  init key; the reference engine receives it through the state: :meth:`MeadowJaxEnv.to_snapshot`
+* **The set-up** (shuffles, seat draws of ``init(key)``) is drawn from the init key (e.g.
+  :func:`permutation`); the reference engine receives it through the state: :meth:`MeadowJaxEnv.to_snapshot`
   and ``raw_env.restore``.
 * **In-game chance** of ``step(state, action, key)`` (dice, reshuffles) comes from ``key`` as a
   *stream* of 24-bit uniforms, ``u[i] = bits(key)[i] >> 8`` for ``i < stream size`` (one
   ``jax.random.bits`` call per step: :func:`chance_stream`). The engine consumes them in the order
   in which the reference engine calls its generator, one uniform per call: an integer below ``m``
   (a die of ``m`` faces minus one, a random seat …) is ``(u·m) >> 24`` (:func:`stream_int`), a
-  shuffle of ``k`` items orders them by ``k`` consecutive uniforms, stable (:func:`stream_order`).
+  shuffle of ``k`` items is Fisher–Yates on ``k - 1`` consecutive uniforms
+  (:func:`stream_permutation`).
 * **The reference engine** gets the same outcomes from :class:`StreamRandom`, a stand-in for its
   ``numpy.random.Generator`` holding that step's stream: ``random()`` returns ``u/2**24`` (so the
   reference's own ``int(random()·m)`` gives the same integer: exact in float64), ``integers(m)``
@@ -95,9 +96,27 @@ def stream_int(u: jax.Array, m: int) -> jax.Array:
     return (u * m) >> CHANCE_BITS
 
 
-def stream_order(u: jax.Array) -> jax.Array:
-    """Indices ordering items by their uniforms ``u`` (a shuffle; stable, so ties keep their order)."""
-    return jnp.argsort(u, stable=True)
+def stream_permutation(uniforms: jax.Array) -> jax.Array:
+    """A permutation of ``0 .. k`` from ``k`` uniforms (``k+1`` items; int32) by Fisher–Yates:
+    for ``i = 0 .. k-1`` position ``i`` swaps with ``i + stream_int(u[i], k+1-i)``. A shuffled
+    list is ``[x[p[0]], x[p[1]], …]``. A loop of swaps, not a sort: XLA's sort is ten times
+    slower on the CPU under ``vmap``."""
+    size = uniforms.shape[0] + 1
+    if size > _MAX_STREAM_INT:
+        raise ValueError(f"stream_permutation supports up to {_MAX_STREAM_INT} items, got {size}")
+
+    def swap(i, items):
+        j = i + ((uniforms[i] * (size - i)) >> CHANCE_BITS)
+        a, b = items[i], items[j]
+        return items.at[i].set(b).at[j].set(a)
+
+    return jax.lax.fori_loop(0, size - 1, swap, jnp.arange(size, dtype=jnp.int32))
+
+
+def permutation(key: jax.Array, size: int) -> jax.Array:
+    """A uniform random permutation of ``0 .. size-1`` drawn from ``key`` (set-up shuffles):
+    :func:`stream_permutation` of ``size - 1`` uniforms of :func:`chance_stream`."""
+    return stream_permutation(chance_stream(key, max(size - 1, 0)))
 
 
 class StreamRandom:
@@ -134,9 +153,14 @@ class StreamRandom:
         return int(low) + (self._next() * m >> CHANCE_BITS)
 
     def permutation(self, x: int | list) -> np.ndarray:
+        """As :func:`stream_permutation`: Fisher–Yates on ``len - 1`` uniforms."""
         items = np.arange(x) if isinstance(x, (int, np.integer)) else np.asarray(x)
-        u = np.array([self._next() for _ in range(len(items))], dtype=np.int64)
-        return items[np.argsort(u, kind="stable")]
+        size = len(items)
+        order = list(range(size))
+        for i in range(size - 1):
+            j = i + (self._next() * (size - i) >> CHANCE_BITS)
+            order[i], order[j] = order[j], order[i]
+        return items[np.asarray(order, dtype=np.int64)]
 
     def shuffle(self, x: list) -> None:
         order = self.permutation(len(x))

@@ -2,8 +2,10 @@
 
 :func:`run_differential` plays seeded games of uniform random legal play on both engines in
 lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
-:mod:`meadowzoo.envs.core.jax_core`). The JAX side runs a batch of games under ``jit(vmap(...))``;
-each game has its own reference ``raw_env``. At every decision it compares
+:mod:`meadowzoo.envs.core.jax_core`), one game at a time through the jitted ``init`` and ``step``
+(unbatched: a program compiles in a third of the time of its ``vmap``-ed twin, and ``vmap`` of a
+pure function computes the same; :func:`check_batched` proves that separately). At every
+decision it compares
 
 * whose turn it is and whether the game is over,
 * the legal-action mask (``state.legal_action_mask`` vs ``raw_env.observe(agent)["action_mask"]``),
@@ -18,8 +20,8 @@ The first difference raises :class:`Mismatch` naming the game, the decision and 
 reference game's ``resample_hidden`` change what that player cannot see: the observer's JAX
 observation must stay the same, while the resampled state must differ somewhere in the run.
 
-Both take a :class:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv`; compiled functions are cached
-per engine object and batch size (:func:`compiled`), so tests sharing an engine compile once.
+All take a :class:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv`; compiled functions are cached
+per engine object (:func:`compiled`), so tests sharing an engine compile once.
 """
 
 from __future__ import annotations
@@ -50,26 +52,30 @@ class Figures:
 
 @dataclass(frozen=True)
 class Compiled:
-    """``jit(vmap(...))`` of an engine's functions for one batch size."""
+    """An engine's jitted functions (unbatched): ``init(key)`` and ``step(state, action, key)``
+    each return the state and every player's observation (one program, one call per decision)."""
 
     init: object
     step: object
-    observe_all: object
 
 
-_COMPILED: dict[tuple[int, int], tuple[MeadowJaxEnv, Compiled]] = {}
+_COMPILED: dict[int, tuple[MeadowJaxEnv, Compiled]] = {}
 
 
-def compiled(env: MeadowJaxEnv, batch: int) -> Compiled:
-    """The engine's batched, jitted ``init``, ``step`` and ``observe_all`` (cached per engine)."""
-    entry = _COMPILED.get((id(env), batch))
+def compiled(env: MeadowJaxEnv) -> Compiled:
+    """The engine's jitted ``init`` and ``step``, each with ``observe_all`` (cached per engine)."""
+    entry = _COMPILED.get(id(env))
     if entry is None or entry[0] is not env:
-        functions = Compiled(
-            init=jax.jit(jax.vmap(env.init)),
-            step=jax.jit(jax.vmap(env.step)),
-            observe_all=jax.jit(jax.vmap(env.observe_all)),
-        )
-        entry = _COMPILED[(id(env), batch)] = (env, functions)
+
+        def init(key):
+            state = env.init(key)
+            return state, env.observe_all(state)
+
+        def step(state, action, key):
+            state = env.step(state, action, key)
+            return state, env.observe_all(state)
+
+        entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step)))
     return entry[1]
 
 
@@ -140,68 +146,80 @@ def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
         raise Mismatch(f"{where}: final rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
 
 
-def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 16,
-                     on_state=None) -> Figures:
+def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None) -> Figures:
     """Play ``games`` seeded random games on both engines and compare every decision (see the
-    module docstring). ``on_state(env, host_state, ref)``, if given, is called at every decision
-    (the hidden-information check hooks in here). Raises :class:`Mismatch`; returns the figures."""
-    if games < 1 or batch < 1:
-        raise ValueError(f"games and batch must be positive, got {games} and {batch}")
-    functions = compiled(env, batch)
+    module docstring). ``on_state(host_state, ref)``, if given, is called at every decision (the
+    hidden-information check hooks in here). Raises :class:`Mismatch`; returns the figures."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    functions = compiled(env)
     figures = Figures()
     start = time.perf_counter()
-    key = jax.random.PRNGKey(seed)
     choose = np.random.default_rng(seed)
-    done_games = 0
-    while done_games < games:
+    for game_index in range(games):
+        key = jax.random.fold_in(jax.random.PRNGKey(seed), game_index)
         key, init_key = jax.random.split(key)
-        states = functions.init(jax.random.split(init_key, batch))
-        live = min(batch, games - done_games)
-        refs = []
-        for i in range(live):
-            ref = env.reference_env()
-            ref.reset(seed=0)
-            ref.restore(env.to_snapshot(unbatch(jax.device_get(states), i)))
-            refs.append(ref)
-        running = [True] * live
-        decision = 0
-        while any(running):
-            host = jax.device_get(states)
-            observations = np.asarray(functions.observe_all(states))
-            actions = np.zeros(batch, dtype=np.int32)
-            for i in range(live):
-                if not running[i]:
-                    continue
-                where = f"game {done_games + i} (seed {seed}), decision {decision}"
-                state = unbatch(host, i)
-                figures.observations += _compare_decision(env, state, observations[i], refs[i], where)
-                figures.decisions += 1
-                if on_state is not None:
-                    on_state(env, state, refs[i])
-                if bool(state.terminated):
-                    _compare_end(env, state, refs[i], where)
-                    running[i] = False
-                    continue
-                legal = np.flatnonzero(refs[i].observe(refs[i].agent_selection)["action_mask"])
-                actions[i] = legal[choose.integers(len(legal))]
-            if not any(running):
+        state, observations = jax.device_get(functions.init(init_key))
+        ref = env.reference_env()
+        ref.reset(seed=0)
+        ref.restore(env.to_snapshot(state))
+        for decision in range(_MAX_DECISIONS):
+            where = f"game {game_index} (seed {seed}), decision {decision}"
+            figures.observations += _compare_decision(env, state, np.asarray(observations), ref, where)
+            figures.decisions += 1
+            if on_state is not None:
+                on_state(state, ref)
+            if bool(state.terminated):
+                _compare_end(env, state, ref, where)
                 break
+            legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+            action = int(legal[choose.integers(len(legal))])
             key, step_key = jax.random.split(key)
-            keys = jax.random.split(step_key, batch)
-            states = functions.step(states, jnp.asarray(actions), keys)
-            for i in range(live):
-                if running[i]:
-                    env.feed_chance(refs[i].game, keys[i])
-                    refs[i].step(int(actions[i]))
-            decision += 1
-        done_games += live
-        figures.games += live
+            state, observations = jax.device_get(functions.step(state, jnp.int32(action), step_key))
+            env.feed_chance(ref.game, step_key)
+            ref.step(action)
+        else:
+            raise Mismatch(f"game {game_index} (seed {seed}) did not end within {_MAX_DECISIONS} decisions")
+        figures.games += 1
     figures.seconds = time.perf_counter() - start
     return figures
 
 
-def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, batch: int = 8,
-                             every: int = 3) -> int:
+_MAX_DECISIONS = 100_000
+
+
+def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int = 0) -> int:
+    """Run ``batch`` games under ``jit(vmap(init))`` / ``jit(vmap(step))`` for ``steps`` random
+    legal steps and require every game's state, observation, mask and rewards to equal the same
+    game run alone through the unbatched jitted functions. Returns the number of game steps
+    compared."""
+    functions = compiled(env)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(seed)
+    key, init_key = jax.random.split(key)
+    init_keys = jax.random.split(init_key, batch)
+    states = init(init_keys)
+    singles = [functions.init(k)[0] for k in init_keys]
+    compared = 0
+    for t in range(steps):
+        host = jax.device_get(states)
+        for i, single in enumerate(singles):
+            mine = jax.tree_util.tree_leaves(unbatch(host, i))
+            alone = jax.tree_util.tree_leaves(jax.device_get(single))
+            if not all(np.array_equal(a, b) for a, b in zip(mine, alone)):
+                raise Mismatch(f"batched game {i} differs from the same game alone after {t} steps")
+            compared += 1
+        key, act_key, step_key = jax.random.split(key, 3)
+        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
+        actions = jax.random.categorical(act_key, logits, axis=-1).astype(jnp.int32)
+        keys = jax.random.split(step_key, batch)
+        states = step(states, actions, keys)
+        singles = [functions.step(single, actions[i], keys[i])[0] for i, single in enumerate(singles)]
+    return compared
+
+
+def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3) -> int:
     """Play ``games`` as :func:`run_differential` does; at every ``every``-th decision and for
     each observer, resample what the observer cannot see (the reference game's
     ``resample_hidden``) and require the observer's JAX observation to stay the same. Raises
@@ -211,7 +229,7 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, batch
     rng = np.random.default_rng(seed + 1)
     counter = {"seen": 0, "changed": 0}
 
-    def check(env_, state, ref) -> None:
+    def check(state, ref) -> None:
         counter["seen"] += 1
         if counter["seen"] % every or bool(state.terminated):
             return
@@ -228,7 +246,7 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, batch
                 raise Mismatch(f"player {observer}'s observation changed with hidden information at "
                                f"{np.flatnonzero(before != after)[:8].tolist()}")
 
-    run_differential(env, games, seed=seed, batch=batch, on_state=check)
+    run_differential(env, games, seed=seed, on_state=check)
     if not counter["changed"]:
         raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
     return counter["changed"]

@@ -38,7 +38,10 @@ State
 ``num_players`` n): ``pile`` (60 card ids; the first ``pile_len`` are the draw pile, drawn from
 the end), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
 ``hpos`` (per held card: its position in the herd, or among the dogs), ``herd_len``,
-``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), and the
+``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), running
+totals the reference also keeps (``counts`` of white / black / 3-7-0 / 0-0-7 sheep, ``printed``
+points, ``low1``/``low2`` the two lowest white sheep, 2**20 for none) and ``pile_types`` (the draw
+pile by card type), and the
 reference's scalars and lists of the same names: ``back``, ``wool``, ``supply``, ``round``,
 ``turns``, ``dice``, ``bids``, ``revealed``, ``order`` (meaningful once revealed), ``pos``,
 ``attempt``, ``kept``, ``base``, ``bonus``, ``neg``, ``target``, ``can_claim``, ``picks``,
@@ -52,10 +55,19 @@ A step applies the action, then resolves everything that needs no decision as th
 next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
 decision or the end.
 
+Speed
+-----
+Under ``vmap`` a ``lax.cond`` computes both branches, and the resolve loop runs as many passes as
+the slowest game of the batch needs (a player turn per pass, up to n after the reveal): each pass
+pays for every stage of every game. Pgx also rebuilds the observation (22 + 11·(n+1) + T + 20·n
+floats, with every player's score) at every step. The scores and observation use running totals
+kept in the state, and shuffles use Fisher–Yates rather than XLA's sort (slow on the CPU);
+``benchmarks/jax_speed.py`` measures the rest.
+
 Chance
 ------
 ``init(key)`` shuffles the pile and deals the betting cards (backs 1..6, one per player) with
-``jax.random.permutation``. ``step(state, action, key)`` rolls the dice from ``key``: the step's
+:func:`~meadowzoo.envs.core.jax_core.permutation` (Fisher–Yates) from two subkeys of ``key``. ``step(state, action, key)`` rolls the dice from ``key``: the step's
 chance stream holds 3n uniforms (:func:`~meadowzoo.envs.core.jax_core.chance_stream`), consumed one
 per die in the reference's order (d12, d10, d8, skipping dice set aside; attempt after attempt,
 player after player); a die of ``m`` faces shows ``(u·m >> 24) + 1``. A step rolls at most 3n
@@ -79,6 +91,7 @@ from meadowzoo.envs.core.jax_core import (
     StreamRandom,
     chance_stream,
     host_stream,
+    permutation,
     rank_rewards,
     stream_int,
     when,
@@ -119,6 +132,7 @@ from meadowzoo.envs.volle_wolle.rules import (
 DONE, NEXT, ROLL, FAIL, CPICK, START = range(6)
 _IN_PILE, _IN_DISPLAY = -1, -2
 _I32 = jnp.int32
+_NONE = 1 << 20  # above any card's points: "no value" in minima
 
 
 @dataclass
@@ -132,6 +146,11 @@ class GameState:
     herd_len: jax.Array
     dog_len: jax.Array
     top: jax.Array
+    counts: jax.Array
+    printed: jax.Array
+    low1: jax.Array
+    low2: jax.Array
+    pile_types: jax.Array
     display: jax.Array
     back: jax.Array
     wool: jax.Array
@@ -185,7 +204,8 @@ class _Tables:
         self.number = np.array(deck.number, np.int32)
         self.bone_card = deck.bone_card
         self.card_features = pz_env.card_features(deck)  # (61, 11), row 60 = empty slot
-        self.type_onehot = np.eye(deck.num_types, dtype=np.float32)[list(deck.type_of)]  # (60, T)
+        self.type_onehot = np.eye(deck.num_types, dtype=np.int32)[list(deck.type_of)]  # (60, T)
+        self.type_total = self.type_onehot.sum(0)
         self.targets = np.array(data.BID_TARGETS, np.int32)
         self.cards_for_attempt = np.array((0,) + data.CARDS_FOR_ATTEMPT, np.int32)
         self.score_370 = np.array(data.SCORE_370, np.int32)
@@ -238,15 +258,20 @@ class VolleWolleJax(MeadowJaxEnv):
         n = self.t.n
         pile_key, back_key = jax.random.split(key)
         g = GameState(
-            pile=jax.random.permutation(pile_key, NUM_CARDS).astype(_I32),
+            pile=permutation(pile_key, NUM_CARDS),
             pile_len=_I32(NUM_CARDS),
             loc=jnp.full(NUM_CARDS, _IN_PILE, _I32),
             hpos=jnp.zeros(NUM_CARDS, _I32),
             herd_len=jnp.zeros(n, _I32),
             dog_len=jnp.zeros(n, _I32),
             top=jnp.full(n, -1, _I32),
+            counts=jnp.zeros((n, 4), _I32),
+            printed=jnp.zeros(n, _I32),
+            low1=jnp.full(n, _NONE, _I32),
+            low2=jnp.full(n, _NONE, _I32),
+            pile_types=jnp.asarray(self.t.type_total),
             display=jnp.full(n + 1, -1, _I32),
-            back=(jax.random.permutation(back_key, len(data.BETTING_BACKS))[:n] + 1).astype(_I32),
+            back=jnp.asarray(data.BETTING_BACKS, _I32)[permutation(back_key, len(data.BETTING_BACKS))[:n]],
             wool=jnp.full(n, data.WOOL_START, _I32),
             supply=_I32(data.WOOL_TOTAL - data.WOOL_START * n),
             round=_I32(0),
@@ -312,7 +337,9 @@ class VolleWolleJax(MeadowJaxEnv):
         """VW-7, VW-8: the 26+ fee, then the order by bid, then sheep number."""
         fee = (g.bids == BID_26_PLUS).astype(_I32)
         number = jnp.where(g.top >= 0, jnp.asarray(self.t.number)[jnp.maximum(g.top, 0)], g.back)
-        order = jnp.lexsort((number, -g.bids)).astype(_I32)
+        # rank by (bid descending, sheep number ascending; numbers differ): compare, no sort (slow on CPU)
+        first = (g.bids[None, :] > g.bids[:, None]) | ((g.bids[None, :] == g.bids[:, None]) & (number[None, :] < number[:, None]))
+        order = jnp.zeros(self.t.n, _I32).at[first.sum(1)].set(jnp.arange(self.t.n, dtype=_I32))
         g = g.replace(wool=g.wool - fee, supply=g.supply + fee.sum(), order=order, revealed=jnp.bool_(True),
                       pos=_I32(0))
         return g, _I32(NEXT)
@@ -450,8 +477,10 @@ class VolleWolleJax(MeadowJaxEnv):
         dealt = slots < count
         cards = jnp.where(dealt, g.pile[jnp.maximum(g.pile_len - 1 - slots, 0)], -1)
         loc = g.loc.at[jnp.where(dealt, cards, NUM_CARDS)].set(_IN_DISPLAY, mode="drop")
+        dealt_types = jnp.where(dealt[:, None], jnp.asarray(self.t.type_onehot)[jnp.maximum(cards, 0)], 0).sum(0)
         fresh = g.replace(
             round=g.round + 1, display=cards.astype(_I32), pile_len=g.pile_len - count, loc=loc,
+            pile_types=g.pile_types - dealt_types,
             bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
             attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
             target=_I32(0), can_claim=jnp.bool_(False), picks=_I32(0), black_only=jnp.bool_(False),
@@ -478,11 +507,21 @@ class VolleWolleJax(MeadowJaxEnv):
         symbol = (sheep & jnp.asarray(self.t.bone_symbol)[cards]).any()
         loc = g.loc.at[index].set(p, mode="drop")
         loc = loc.at[self.t.bone_card].set(jnp.where(bone_card.any() | (symbol & bone_held), p, loc[self.t.bone_card]))
-        new_top = jnp.where(sheep.any(), cards[jnp.argmax(sheep)], g.top[p])
+        # the sheep card (if any) joins p's counts, printed points and two lowest white sheep
+        any_sheep = sheep.any()
+        card = cards[jnp.argmax(sheep)]
+        card_kind = kind_of[card]
+        points = jnp.where(any_sheep & (card_kind <= BLACK), jnp.asarray(self.t.points)[card], 0)
+        white = any_sheep & (card_kind == WHITE)
+        low1, low2 = g.low1[p], g.low2[p]
+        new_low1 = jnp.where(white, jnp.minimum(low1, points), low1)
+        new_low2 = jnp.where(white, jnp.where(points < low1, low1, jnp.minimum(low2, points)), low2)
         return g.replace(
             display=jnp.where(valid, -1, g.display), loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
             herd_len=g.herd_len.at[p].add(sheep.sum()), dog_len=g.dog_len.at[p].add(dog.sum()),
-            top=g.top.at[p].set(new_top))
+            top=g.top.at[p].set(jnp.where(any_sheep, card, g.top[p])),
+            counts=g.counts.at[p, jnp.minimum(card_kind, K007)].add(any_sheep.astype(_I32)),
+            printed=g.printed.at[p].add(points), low1=g.low1.at[p].set(new_low1), low2=g.low2.at[p].set(new_low2))
 
     def _pay(self, g: GameState, p, amount) -> GameState:
         amount = jnp.maximum(amount, 0)
@@ -500,20 +539,12 @@ class VolleWolleJax(MeadowJaxEnv):
         """VW-16: every player's points as if the game ended now."""
         t = self.t
         n = t.n
-        kind = jnp.asarray(t.kind)
-        points = jnp.asarray(t.points)
-        own = g.loc[None, :] == jnp.arange(n)[:, None]  # (n, 60)
-        count = lambda k: (own & (kind == k)).sum(-1)  # noqa: E731
-        printed = jnp.where(own & (kind <= BLACK), points, 0).sum(-1)
-        white_points = jnp.where(own & (kind == WHITE), points, jnp.iinfo(jnp.int32).max)
-        lowest, _ = jax.lax.top_k(-white_points, data.NO_DOG_REMOVED)
-        removed = jnp.where(lowest > -jnp.iinfo(jnp.int32).max, -lowest, 0).sum(-1)
+        removed = jnp.where(g.low1 < _NONE, g.low1, 0) + jnp.where(g.low2 < _NONE, g.low2, 0)
         dogs = g.dog_len
-        bone = g.loc[t.bone_card]
-        total = (printed + jnp.asarray(t.score_370)[count(K370) % 3] + SCORE_007_SET * (count(K007) // 3)
+        total = (g.printed + jnp.asarray(t.score_370)[g.counts[:, 2] % 3] + SCORE_007_SET * (g.counts[:, 3] // 3)
                  + jnp.where(dogs == 1, ONE_DOG, 0) - jnp.where(dogs == 0, removed, 0)
                  + jnp.where((dogs > 0) & (dogs == dogs.max()), MOST_DOGS, 0)
-                 + jnp.where(bone == jnp.arange(n), BONE_PER_DOG * dogs, 0) + g.wool)
+                 + jnp.where(g.loc[t.bone_card] == jnp.arange(n), BONE_PER_DOG * dogs, 0) + g.wool)
         return total.astype(_I32)
 
     def _legal(self, g: GameState) -> jax.Array:
@@ -550,7 +581,7 @@ class VolleWolleJax(MeadowJaxEnv):
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
         display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
-        pile = ((g.loc == _IN_PILE).astype(f32) @ jnp.asarray(t.type_onehot))
+        pile = g.pile_types.astype(f32)
         rows = jnp.concatenate([self._bid_columns(g, player_id), self._card_columns(g)], axis=1)
         rows = jnp.roll(rows, -player_id, axis=0).reshape(-1)  # the observer first, then seats in turn
         return jnp.concatenate([head, display, pile, rows])
@@ -582,9 +613,7 @@ class VolleWolleJax(MeadowJaxEnv):
         n = t.n
         has_top = g.top >= 0
         top = jnp.maximum(g.top, 0)
-        kind = jnp.asarray(t.kind)
-        own = g.loc[None, :] == jnp.arange(n)[:, None]
-        counts = [(own & (kind == k)).sum(-1) for k in (WHITE, BLACK, K370, K007)]
+        counts = [g.counts[:, k] for k in (WHITE, BLACK, K370, K007)]
         columns = [
             has_top, jnp.where(has_top, jnp.asarray(t.points)[top], 0),
             jnp.where(has_top, jnp.asarray(t.modifier)[top], 0), has_top & jnp.asarray(t.bone_symbol)[top],
@@ -658,22 +687,34 @@ class VolleWolleJax(MeadowJaxEnv):
             loc[self.deck.bone_card] = game.bone
         pile = np.zeros(NUM_CARDS, np.int32)
         pile[: len(game.pile)] = game.pile
-        i32 = lambda v: jnp.asarray(v, _I32)  # noqa: E731
+        lowest = [sorted(low) + [_NONE] * (2 - len(low)) for low in game.lowest]
+        i32 = lambda v: np.asarray(v, np.int32)  # noqa: E731
         g = GameState(
             pile=i32(pile), pile_len=i32(len(game.pile)), loc=i32(loc), hpos=i32(hpos),
             herd_len=i32([len(h) for h in game.herd]), dog_len=i32([len(d) for d in game.dogs]),
-            top=i32([h[-1] if h else -1 for h in game.herd]), display=i32(game.display), back=i32(game.back),
+            top=i32([h[-1] if h else -1 for h in game.herd]), counts=i32(game.counts), printed=i32(game.printed),
+            low1=i32([low[0] for low in lowest]), low2=i32([low[1] for low in lowest]),
+            pile_types=i32(self.t.type_onehot[game.pile].sum(0) if game.pile else 0 * self.t.type_total),
+            display=i32(game.display), back=i32(game.back),
             wool=i32(game.wool), supply=i32(game.supply), round=i32(game.round), turns=i32(game.turns),
-            dice=i32(game.dice), bids=i32(game.bids), revealed=jnp.bool_(game.revealed),
+            dice=i32(game.dice), bids=i32(game.bids), revealed=np.bool_(game.revealed),
             order=i32(game.order if game.revealed else [0] * n), pos=i32(game.pos), attempt=i32(game.attempt),
             kept=i32(game.kept), base=i32(game.base), bonus=i32(game.bonus), neg=i32(game.neg),
-            target=i32(game.target), can_claim=jnp.bool_(game.can_claim), picks=i32(game.picks),
-            black_only=jnp.bool_(game.black_only), phase=i32(game.phase), cur=i32(game.cur),
+            target=i32(game.target), can_claim=np.bool_(game.can_claim), picks=i32(game.picks),
+            black_only=np.bool_(game.black_only), phase=i32(game.phase), cur=i32(game.cur),
         )
-        over = game.phase == rules.OVER
-        rewards = rank_rewards(self.scores_of(g)) if over else jnp.zeros(n, jnp.float32)
-        state = self._wrap(g, rewards, i32(game.turns))
-        state = state.replace(legal_action_mask=jnp.where(over, True, state.legal_action_mask))
+        if self._complete is None:  # one compiled program, not hundreds of dispatched operations
+            self._complete = jax.jit(self._complete_state)
+        return self._complete(g)
+
+    _complete = None
+
+    def _complete_state(self, g: GameState) -> State:
+        """The Pgx state around a game state: mask, rewards (at the end), observation."""
+        over = g.phase == PH_OVER
+        rewards = jnp.where(over, rank_rewards(self.scores_of(g)), 0.0).astype(jnp.float32)
+        state = self._wrap(g, rewards, g.turns)
+        state = state.replace(legal_action_mask=state.legal_action_mask | over)
         return state.replace(observation=self.observe_player(state, state.current_player))
 
     def feed_chance(self, game: rules.VolleWolle, key: jax.Array) -> None:

@@ -1,0 +1,128 @@
+"""Random-play speed of meadowzoo's batched JAX engines next to Pgx's connect_four and the
+project's own ``raw_env``, measured in the same run (needs the ``jax`` extra).
+
+    python -m benchmarks.jax_speed                       # Volle Wolle 4p, batches 1, 64, 1024, 4096
+    python -m benchmarks.jax_speed --quick               # batches 1 and 1024, shorter rounds
+    python -m benchmarks.jax_speed --game volle_wolle --players 2 --json out.json
+
+Both JAX engines run the same program: ``jit`` of a ``fori_loop`` of ``--unroll`` steps, each a
+``vmap``-ed ``step`` with Pgx's ``auto_reset`` (a finished game starts afresh) and a uniform
+random legal action per game (``jax.random.categorical`` over the mask). Steps/s count every game
+step of the batch (batch × steps per call × calls ÷ wall time after ``block_until_ready``);
+compile time is ``lower().compile()`` of that program. ``raw_env`` is driven by the loop of
+:mod:`benchmarks.speed` (``agent_iter`` → ``last()`` → a random legal action → ``step``). Rounds
+of the configurations are interleaved and each figure is the best round, so that load from other
+processes hurts every figure alike. JAX times are wall-clock (XLA uses every core); ``raw_env``'s
+is the CPU time of its one thread, as in :mod:`benchmarks.speed`. Runs unchanged wherever JAX finds a GPU (the device is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import jax
+import jax.numpy as jnp
+import pgx
+from pgx.experimental import auto_reset
+
+import meadowzoo.jax as mjax
+from benchmarks.speed import play
+from meadowzoo.envs.registry import game_module
+
+
+def rollout_program(env, batch: int, unroll: int):
+    """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch."""
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    def one(_, carry):
+        states, key = carry
+        key, act_key, step_key = jax.random.split(key, 3)
+        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
+        actions = jax.random.categorical(act_key, logits, axis=-1)
+        return step(states, actions, jax.random.split(step_key, batch)), key
+
+    return jax.jit(lambda states, key: jax.lax.fori_loop(0, unroll, one, (states, key)))
+
+
+class JaxRunner:
+    """One engine at one batch size: compiled once, then timed round by round."""
+
+    def __init__(self, env, batch: int, unroll: int, seed: int = 0) -> None:
+        self.batch, self.unroll = batch, unroll
+        self.states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(seed), batch))
+        self.key = jax.random.PRNGKey(seed + 1)
+        start = time.perf_counter()
+        self.run = rollout_program(env, batch, unroll).lower(self.states, self.key).compile()
+        self.compile_seconds = time.perf_counter() - start
+        self.states, self.key = jax.block_until_ready(self.run(self.states, self.key))  # warm
+
+    def measure(self, seconds: float) -> float:
+        calls = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.states, self.key = jax.block_until_ready(self.run(self.states, self.key))
+            calls += 1
+        return calls * self.unroll * self.batch / (time.perf_counter() - start)
+
+
+def raw_env_speed(game: str, players: int, seconds: float, seed: int) -> float:
+    """``raw_env`` steps/s by :func:`benchmarks.speed.play` (CPU time of this one-threaded loop:
+    its speed on a free core, which only favours it on a busy machine)."""
+    steps, _, elapsed = play(game_module(game).raw_env(num_players=players), seconds, seed)
+    return steps / elapsed
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="volle_wolle", choices=mjax.available())
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per round and configuration")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts")
+    parser.add_argument("--unroll", type=int, default=32, help="steps per jitted call")
+    parser.add_argument("--quick", action="store_true", help="batches 1 and 1024, 1 s rounds, 2 rounds")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.batches, args.seconds, args.rounds = [1, 1024], 1.0, 2
+    device = jax.devices()[0]
+    print(f"JAX {jax.__version__} on {device.platform} ({device.device_kind}), {jax.device_count()} device(s); "
+          f"pgx {pgx.__version__}")
+    engines = {args.game: mjax.make(args.game, num_players=args.players), "connect_four": pgx.make("connect_four")}
+    runners = {}
+    for batch in args.batches:
+        for name, env in engines.items():
+            runners[name, batch] = runner = JaxRunner(env, batch, args.unroll)
+            print(f"compiled {name} batch {batch}: {runner.compile_seconds:.1f} s", flush=True)
+    best: dict = {}
+    for _ in range(args.rounds):
+        best["raw_env"] = max(best.get("raw_env", 0.0), raw_env_speed(args.game, args.players, args.seconds, 0))
+        for key, runner in runners.items():
+            best[key] = max(best.get(key, 0.0), runner.measure(args.seconds))
+    raw = best["raw_env"]
+    label = f"{args.game} {args.players}p"
+    print(f"\n{label} raw_env (PettingZoo AEC loop, one core): {raw:,.0f} steps/s")
+    print(f"{'batch':>6}{label + ' steps/s':>24}{'compile s':>11}{'connect_four steps/s':>22}{'compile s':>11}"
+          f"{'x raw_env':>11}{'x connect_four':>16}")
+    rows = []
+    for batch in args.batches:
+        ours, theirs = runners[args.game, batch], runners["connect_four", batch]
+        row = {"batch": batch, "steps": best[args.game, batch], "compile_s": ours.compile_seconds,
+               "connect_four_steps": best["connect_four", batch], "connect_four_compile_s": theirs.compile_seconds}
+        row["x_raw_env"] = row["steps"] / raw
+        row["x_connect_four"] = row["steps"] / row["connect_four_steps"]
+        rows.append(row)
+        print(f"{batch:>6}{row['steps']:>24,.0f}{row['compile_s']:>11.1f}{row['connect_four_steps']:>22,.0f}"
+              f"{row['connect_four_compile_s']:>11.1f}{row['x_raw_env']:>11.1f}{row['x_connect_four']:>16.2f}")
+    result = {"device": f"{device.platform} {device.device_kind}", "game": args.game, "players": args.players,
+              "raw_env_steps": raw, "unroll": args.unroll, "rows": rows}
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(result, handle, indent=2)
+    return result
+
+
+if __name__ == "__main__":
+    main()
