@@ -45,7 +45,9 @@ pile by card type), and the
 reference's scalars and lists of the same names: ``back``, ``wool``, ``supply``, ``round``,
 ``turns``, ``dice``, ``bids``, ``revealed``, ``order`` (meaningful once revealed), ``pos``,
 ``attempt``, ``kept``, ``base``, ``bonus``, ``neg``, ``target``, ``can_claim``, ``picks``,
-``black_only``, ``phase`` (bid, roll, black, pick, over) and ``cur``. The bone holder is
+``black_only``, ``pending`` (the decision: bid, roll, black, pick, over; named by the
+reference's ``DECISIONS``) and ``cur``; ``turns`` counts player turns begun, as the reference's
+``turn`` (every bid, every turn in bid order). The bone holder is
 ``loc[bone card]`` when it is held. :meth:`VolleWolleJax.to_game_dict` gives the reference's
 ``to_dict()``; :meth:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv.to_snapshot` /
 ``from_snapshot`` convert both ways with the PettingZoo env's snapshots.
@@ -171,7 +173,7 @@ class GameState:
     can_claim: jax.Array
     picks: jax.Array
     black_only: jax.Array
-    phase: jax.Array
+    pending: jax.Array
     cur: jax.Array
 
 
@@ -251,7 +253,7 @@ class VolleWolleJax(MeadowJaxEnv):
         return (self.t.obs_size,)
 
     def reference_env(self):
-        return pz_env.raw_env(**self.options)
+        return pz_env.VolleWolleEnv(**self.options)
 
     # ---- init -------------------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
@@ -290,14 +292,14 @@ class VolleWolleJax(MeadowJaxEnv):
             can_claim=jnp.bool_(False),
             picks=_I32(0),
             black_only=jnp.bool_(False),
-            phase=_I32(PH_BID),
+            pending=_I32(PH_BID),
             cur=_I32(0),
         )
         g = self._start_round(g)
         return self._wrap(g, jnp.zeros(n, jnp.float32), _I32(0))
 
     def _wrap(self, g: GameState, rewards: jax.Array, step_count: jax.Array) -> State:
-        over = g.phase == PH_OVER
+        over = g.pending == PH_OVER
         return State(
             current_player=jnp.where(over, 0, g.cur).astype(_I32),
             observation=jnp.zeros(self.t.obs_size, jnp.float32),
@@ -313,7 +315,7 @@ class VolleWolleJax(MeadowJaxEnv):
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         n = self.t.n
         uniforms = chance_stream(key, 3 * n)
-        g = state._x.replace(turns=state._x.turns + 1)
+        g = state._x
         action = jnp.asarray(action, _I32)
         # which handler: bid, claim, decline, keep, avoid, take black, pick
         branch = jnp.select(
@@ -323,7 +325,7 @@ class VolleWolleJax(MeadowJaxEnv):
         g, op = jax.lax.switch(branch, [self._bid, self._claim, self._decline, self._keep, self._avoid,
                                         self._take_black, self._pick], g, action)
         g, _, _ = jax.lax.while_loop(lambda c: c[1] != DONE, lambda c: self._resolve(c, uniforms), (g, op, _I32(0)))
-        over = g.phase == PH_OVER
+        over = g.pending == PH_OVER
         rewards = jnp.where(over, rank_rewards(self.scores_of(g)), 0.0).astype(jnp.float32)
         return self._wrap(g, rewards, state._step_count)
 
@@ -331,7 +333,8 @@ class VolleWolleJax(MeadowJaxEnv):
     def _bid(self, g: GameState, a: jax.Array):
         g = g.replace(bids=g.bids.at[g.cur].set(a))
         last = g.cur + 1 >= self.t.n
-        return jax.lax.cond(last, self._reveal, lambda s: (s.replace(cur=s.cur + 1), _I32(DONE)), g)
+        next_bidder = lambda s: (s.replace(cur=s.cur + 1, turns=s.turns + 1), _I32(DONE))  # noqa: E731
+        return jax.lax.cond(last, self._reveal, next_bidder, g)
 
     def _reveal(self, g: GameState):
         """VW-7, VW-8: the 26+ fee, then the order by bid, then sheep number."""
@@ -387,12 +390,14 @@ class VolleWolleJax(MeadowJaxEnv):
         p = g.order[jnp.minimum(pos, n - 1)]
 
         def after_order(g):
-            g = g.replace(pos=jnp.where(rest_to_other, n + 1, g.pos), attempt=_I32(0))
+            g = g.replace(pos=jnp.where(rest_to_other, n + 1, g.pos), attempt=_I32(0),
+                          turns=g.turns + rest_to_other)  # VW-13: the other's turn
             g, op = self._begin_pick(g, g.order[0], NUM_CARDS, False)
             return g, jnp.where(rest_to_other, op, _I32(START))
 
         def player(g):
             takes_rest = (pos == n - 1) & (n > 2)  # VW-12: the last takes the rest without rolling
+            g = g.replace(turns=g.turns + 1)  # p's turn begins
             top = g.top[p]
             modifier = jnp.where(top >= 0, jnp.asarray(self.t.modifier)[jnp.maximum(top, 0)], 0)
             rolling = g.replace(cur=p, attempt=_I32(1), kept=_I32(0), neg=jnp.minimum(modifier, 0),
@@ -421,7 +426,7 @@ class VolleWolleJax(MeadowJaxEnv):
         won, win_op = self._win(g)
         waits = can_claim | (g.attempt < 3)
         g = jax.tree_util.tree_map(lambda a, b: jnp.where(forced, a, b), won,
-                                   g.replace(phase=jnp.where(waits, PH_ROLL, g.phase)))
+                                   g.replace(pending=jnp.where(waits, PH_ROLL, g.pending)))
         op = jnp.where(forced, win_op, jnp.where(waits, DONE, FAIL)).astype(_I32)
         return g, op, c
 
@@ -437,7 +442,7 @@ class VolleWolleJax(MeadowJaxEnv):
         black_showing = self._black_slots(g).any() & (g.base < BLACK_SHEEP_LIMIT)
         can_avoid = g.base + g.bonus + g.wool[p] >= BLACK_SHEEP_LIMIT
         choice = black_showing & can_avoid
-        g_choice = g.replace(phase=_I32(PH_BLACK))
+        g_choice = g.replace(pending=_I32(PH_BLACK))
         g_wool = self._gain_wool(g, p)
         g_black, black_op = self._begin_pick(g_wool, p, NUM_CARDS, True)
         g_plain = g_wool.replace(pos=g_wool.pos + 1)
@@ -460,7 +465,7 @@ class VolleWolleJax(MeadowJaxEnv):
         ask = wanted & ((g.picks < count) | (sheep.sum() > 1))
         taken = self._take(g, g.cur, eligible & wanted & ~ask)
         finished = taken.replace(picks=_I32(0), black_only=jnp.bool_(False), pos=taken.pos + 1)
-        g = jax.tree_util.tree_map(lambda a, b: jnp.where(ask, a, b), g.replace(phase=_I32(PH_PICK)), finished)
+        g = jax.tree_util.tree_map(lambda a, b: jnp.where(ask, a, b), g.replace(pending=_I32(PH_PICK)), finished)
         return g, jnp.where(ask, DONE, NEXT).astype(_I32), c
 
     def _start_stage(self, carry, uniforms):
@@ -470,7 +475,7 @@ class VolleWolleJax(MeadowJaxEnv):
     def _start_round(self, g: GameState) -> GameState:
         """VW-6: deal the display (or end the game when the pile is empty)."""
         n = self.t.n
-        end = g.replace(phase=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
+        end = g.replace(pending=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
                         can_claim=jnp.bool_(False))
         count = jnp.minimum(n + 1, g.pile_len)
         slots = jnp.arange(n + 1)
@@ -479,12 +484,12 @@ class VolleWolleJax(MeadowJaxEnv):
         loc = g.loc.at[jnp.where(dealt, cards, NUM_CARDS)].set(_IN_DISPLAY, mode="drop")
         dealt_types = jnp.where(dealt[:, None], jnp.asarray(self.t.type_onehot)[jnp.maximum(cards, 0)], 0).sum(0)
         fresh = g.replace(
-            round=g.round + 1, display=cards.astype(_I32), pile_len=g.pile_len - count, loc=loc,
+            round=g.round + 1, turns=g.turns + 1, display=cards.astype(_I32), pile_len=g.pile_len - count, loc=loc,
             pile_types=g.pile_types - dealt_types,
             bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
             attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
             target=_I32(0), can_claim=jnp.bool_(False), picks=_I32(0), black_only=jnp.bool_(False),
-            phase=_I32(PH_BID), cur=_I32(0))
+            pending=_I32(PH_BID), cur=_I32(0))
         return jax.tree_util.tree_map(lambda a, b: jnp.where(g.pile_len == 0, a, b), end, fresh)
 
     # ---- cards and wool -----------------------------------------------------------------------------
@@ -558,7 +563,7 @@ class VolleWolleJax(MeadowJaxEnv):
         eligible = jnp.where(g.black_only, self._black_slots(g), g.display >= 0)
         slot = a - PICK_SLOT
         pick = (slot >= 0) & (slot <= n) & eligible[jnp.clip(slot, 0, n)]
-        return jnp.select([g.phase == PH_BID, g.phase == PH_ROLL, g.phase == PH_BLACK, g.phase == PH_PICK],
+        return jnp.select([g.pending == PH_BID, g.pending == PH_ROLL, g.pending == PH_BLACK, g.pending == PH_PICK],
                           [bid, roll, black, pick], jnp.zeros(NUM_ACTIONS, bool))
 
     def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
@@ -567,12 +572,12 @@ class VolleWolleJax(MeadowJaxEnv):
         t = self.t
         n = t.n
         f32 = jnp.float32
-        phase = g.phase
-        rolling = (phase == PH_ROLL) | (phase == PH_BLACK)
-        picking = phase == PH_PICK
+        pending = g.pending
+        rolling = (pending == PH_ROLL) | (pending == PH_BLACK)
+        picking = pending == PH_PICK
         kept = (g.kept >> jnp.arange(3)) & 1
         head = jnp.concatenate([
-            jax.nn.one_hot(phase, 5, dtype=f32),
+            jax.nn.one_hot(pending, 5, dtype=f32),
             jnp.where(rolling, jax.nn.one_hot(g.attempt - 1, 3, dtype=f32), 0),  # attempt 0: no one-hot
             jnp.where(rolling, g.dice, 0).astype(f32),
             jnp.where(rolling, kept, 0).astype(f32),
@@ -600,11 +605,11 @@ class VolleWolleJax(MeadowJaxEnv):
         own = (players == seat) & (g.bids >= 0)
         bidding = jnp.stack([players == g.cur, (players < g.cur) | own, own, jnp.where(own, target, 0),
                              own & is_26, zero], axis=1)
-        mover = jnp.where(g.phase == PH_OVER, -1, g.cur)
+        mover = jnp.where(g.pending == PH_OVER, -1, g.cur)
         shown = g.revealed
         after = jnp.stack([players == mover, jnp.broadcast_to(shown, (n,)), jnp.broadcast_to(shown, (n,)),
                            jnp.where(shown, target, 0), shown & is_26, jnp.where(shown, place, 0)], axis=1)
-        return jnp.where(g.phase == PH_BID, bidding, after).astype(f32)
+        return jnp.where(g.pending == PH_BID, bidding, after).astype(f32)
 
     def _card_columns(self, g: GameState) -> jax.Array:
         """(n, 14): top card (has one, points, modifier, bone symbol, sheep number or back), back,
@@ -647,8 +652,8 @@ class VolleWolleJax(MeadowJaxEnv):
             "supply": int(g.supply),
             "bone": bone if bone >= 0 else -1,
             "round": int(g.round),
-            "turns": int(g.turns),
-            "phase": int(g.phase),
+            "turn": int(g.turns),
+            "pending": rules.DECISIONS[int(g.pending)],
             "cur": int(g.cur),
             "pos": int(g.pos),
             "attempt": int(g.attempt),
@@ -666,8 +671,8 @@ class VolleWolleJax(MeadowJaxEnv):
             "deck": [dict(c) for c in self.deck.cards],
         }
 
-    def from_game(self, game: rules.VolleWolle) -> State:
-        """The JAX state (unbatched) of a reference game (a validated ``VolleWolle``)."""
+    def from_game(self, game: rules.VolleWolleGame) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``VolleWolleGame``)."""
         n = self.t.n
         if game.num_agents != n or game.deck.cards != self.deck.cards:
             raise ValueError(f"the game ({game.num_agents} players) does not fit this engine "
@@ -696,12 +701,12 @@ class VolleWolleJax(MeadowJaxEnv):
             low1=i32([low[0] for low in lowest]), low2=i32([low[1] for low in lowest]),
             pile_types=i32(self.t.type_onehot[game.pile].sum(0) if game.pile else 0 * self.t.type_total),
             display=i32(game.display), back=i32(game.back),
-            wool=i32(game.wool), supply=i32(game.supply), round=i32(game.round), turns=i32(game.turns),
+            wool=i32(game.wool), supply=i32(game.supply), round=i32(game.round), turns=i32(game.turn),
             dice=i32(game.dice), bids=i32(game.bids), revealed=np.bool_(game.revealed),
             order=i32(game.order if game.revealed else [0] * n), pos=i32(game.pos), attempt=i32(game.attempt),
             kept=i32(game.kept), base=i32(game.base), bonus=i32(game.bonus), neg=i32(game.neg),
             target=i32(game.target), can_claim=np.bool_(game.can_claim), picks=i32(game.picks),
-            black_only=np.bool_(game.black_only), phase=i32(game.phase), cur=i32(game.cur),
+            black_only=np.bool_(game.black_only), pending=i32(game.pending), cur=i32(game.cur),
         )
         if self._complete is None:  # one compiled program, not hundreds of dispatched operations
             self._complete = jax.jit(self._complete_state)
@@ -711,12 +716,13 @@ class VolleWolleJax(MeadowJaxEnv):
 
     def _complete_state(self, g: GameState) -> State:
         """The Pgx state around a game state: mask, rewards (at the end), observation."""
-        over = g.phase == PH_OVER
+        over = g.pending == PH_OVER
         rewards = jnp.where(over, rank_rewards(self.scores_of(g)), 0.0).astype(jnp.float32)
+        # the reference keeps no decision count: the turns begun stand in for Pgx's step count
         state = self._wrap(g, rewards, g.turns)
         state = state.replace(legal_action_mask=state.legal_action_mask | over)
         return state.replace(observation=self.observe_player(state, state.current_player))
 
-    def feed_chance(self, game: rules.VolleWolle, key: jax.Array) -> None:
+    def feed_chance(self, game: rules.VolleWolleGame, key: jax.Array) -> None:
         """Let the reference ``game`` roll the dice ``step(..., key)`` rolls (see Chance)."""
         game.rng = StreamRandom(host_stream(key, 3 * self.t.n))

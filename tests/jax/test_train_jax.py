@@ -123,7 +123,7 @@ import sys
 for name in ("jax", "jaxlib", "flax", "optax", "torch"):
     sys.modules[name] = None  # importing any of them now fails
 from meadowzoo.agents.registry import make_agent
-from meadowzoo.envs.volle_wolle.env import raw_env
+from meadowzoo.envs.volle_wolle_v0 import raw_env
 env = raw_env(num_players=2)
 env.reset(seed=3)
 agents = {"player_0": make_agent("policy:" + sys.argv[1], "volle_wolle", 0),

@@ -120,7 +120,7 @@ def test_conversion_round_trip(engines):
 def test_snapshot_of_a_jax_state_restores_in_the_env(engines):
     env = engines[2]
     state = env.init(jax.random.PRNGKey(5))
-    ref = pz_env.raw_env(num_players=2)
+    ref = pz_env.VolleWolleEnv(num_players=2)
     ref.restore(env.to_snapshot(state))
     assert ref.agent_selection == "player_0"
     assert np.array_equal(ref.observe("player_1")["observation"], env.observe_player(state, 1))
@@ -224,7 +224,7 @@ def test_make_builds_a_pgx_env(engines):
     assert isinstance(env, pgx.Env) and isinstance(env, MeadowJaxEnv)
     assert "volle_wolle" in mjax.available()
     assert (env.num_players, env.num_actions, env.observation_shape) == (4, 27, (176,))
-    assert env.observation_shape == pz_env.raw_env(num_players=4).observation_space("player_0")["observation"].shape
+    assert env.observation_shape == pz_env.VolleWolleEnv(num_players=4).observation_space("player_0")["observation"].shape
 
 
 def test_step_needs_a_key(engines):
@@ -236,18 +236,18 @@ def test_step_needs_a_key(engines):
 
 def test_from_snapshot_refuses_bad_snapshots(engines):
     env = engines[2]
-    ref = pz_env.raw_env(num_players=3)
+    ref = pz_env.VolleWolleEnv(num_players=3)
     ref.reset(seed=0)
     with pytest.raises(ValueError, match="options"):
         env.from_snapshot(ref.snapshot())  # three players into a two-player engine
-    ref = pz_env.raw_env(num_players=2)
+    ref = pz_env.VolleWolleEnv(num_players=2)
     ref.reset(seed=0)
     broken = ref.snapshot()
     broken["game"]["wool"] = [30, 2]
     with pytest.raises(ValueError, match="wool"):
         env.from_snapshot(broken)
     with pytest.raises(ValueError, match="does not fit"):
-        env.from_game(pz_env.raw_env(num_players=3).game)
+        env.from_game(pz_env.VolleWolleEnv(num_players=3).game)
 
 
 def test_illegal_action_ends_the_game_the_pgx_way(engines):
