@@ -26,10 +26,10 @@ Besides pgx's `current_player`, `observation`, `rewards` (float32 (n,)), `termin
 | `pos` | (9,) | square (row*9+col) of each sheep: `2c`, `2c+1` colour c (blue, yellow, green, red), 8 Thea |
 | `facing` | () | common facing 0..3 = N E S W |
 | `time` | () | time marker 0..74 |
-| `scores` | (n,) | scores |
+| `scores` | (n,) | scores so far (the reference game's `points`, its `to_dict()` key `scores`) |
 | `hands` | (n, 21) | remaining action cards per kind (kind = type*3 + value-1) |
 | `tiles` | (n, 3) | remaining time tiles of value 1, 2, 3 |
-| `pending` | () | decision: 0 card, 1 move, 2 time tile, 3 panic ram, 4 over |
+| `pending` | () | decision: 0 card, 1 move, 2 time tile, 3 panic ram, 4 over (the index into the rules' `DECISIONS`; `to_game_dict` gives the name) |
 | `player` | () | seat to decide, -1 once over |
 | `die` | () | die face during a panic ram (blue, yellow, green, red, black, white), else -1 |
 | `opening` | () | how many opening rolls (HB-8: seats 0..n-1; 2 players 0 1 0 1) have been taken |
@@ -94,9 +94,10 @@ from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
 from meadowzoo.envs.haste_bock import jax_tables as T
 from meadowzoo.envs.haste_bock.rules import (
-    CARD, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE,
-    HasteBockGame,
+    CARD, DECISIONS, MOVE, MOVE_BASE, NUM_ACTIONS, NUM_KINDS, OVER, PANIC, PANIC_BASE, TILE, TILE_BASE,
+    HasteBockGame, check_config,
 )
+from meadowzoo.envs.haste_bock.observation import sheep_plane
 
 MAX_ROLLS = 4  # the most die rolls inside one init or step (the opening, HB-8)
 NUM_LAYOUTS = len(D.START_LAYOUTS)
@@ -177,10 +178,13 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _probe(options: dict[str, Any]) -> HasteBockGame:
-    """An unstarted reference game of these options (its tables: hands, tiles, owners …)."""
-    return HasteBockGame(
-        options["num_players"], np.random.default_rng(0), options["layout"], options["facing"],
-        options["rule_data"], options["phase2_rows"], _start=False,
+    """An unstarted reference game of these options (its tables: hands, tiles, owners …): the
+    reference ``check_config`` validates the options with its own messages (the layout included,
+    which ``_empty`` does not take), then ``_empty`` deals without placing or rolling."""
+    check_config(options["num_players"], options["layout"], options["facing"], options["phase2_rows"])
+    return HasteBockGame._empty(
+        options["num_players"], np.random.default_rng(0), facing=options["facing"],
+        rule_data=options["rule_data"], phase2_rows=options["phase2_rows"],
     )
 
 
@@ -218,7 +222,7 @@ class HasteBockJax(MeadowJaxEnv):
         #: owner[p, s]: 1 if sheep s belongs to seat p (HB-2)
         self.owner = np.array([[1 if probe.owner[s] == p else 0 for s in range(D.NUM_SHEEP)] for p in range(n)], np.int32)
         # observation tables, from the PettingZoo env's own layout
-        planes = [[E.HasteBockEnv._plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)]
+        planes = [[sheep_plane(s, probe.owner[s], seat, n) for s in range(D.NUM_SHEEP)] for seat in range(n)]
         #: plane_sheep[seat, plane]: the sheep shown on each plane for that observer
         self.plane_sheep = np.argsort(np.array(planes), axis=1).astype(np.int32)
         template = np.zeros(E.OBS_SIZE, np.float32)
@@ -606,6 +610,7 @@ class HasteBockJax(MeadowJaxEnv):
         }
         for field in SCALAR_FIELDS:
             out[field] = int(getattr(state, field))
+        out["pending"] = DECISIONS[out["pending"]]  # snapshot format 2 names the decision
         return out
 
     def from_game(self, game: HasteBockGame) -> State:
@@ -615,10 +620,10 @@ class HasteBockJax(MeadowJaxEnv):
         seq, remaining = [int(v) for v in self.opening_seq], list(game.opening)
         if remaining != seq[len(seq) - len(remaining):]:
             raise ValueError("the game's 'opening' is not a tail of the opening sequence")
-        fields = {f: i32(getattr(game, "_turn" if f == "turn" else f)) for f in SCALAR_FIELDS}
+        fields = {f: i32(getattr(game, f)) for f in SCALAR_FIELDS}
         state = State(
             rewards=jnp.zeros(self.n, jnp.float32), pos=jnp.asarray(game.pos, i32),
-            scores=jnp.asarray(game.scores, i32), hands=jnp.asarray(game.hands, i32),
+            scores=jnp.asarray(game.points, i32), hands=jnp.asarray(game.hands, i32),
             tiles=jnp.asarray(game.tiles, i32), opening=i32(len(seq) - len(remaining)), **fields,
         )
         occ = self._occupancy(state.pos)

@@ -297,7 +297,7 @@ def test_no_undo_and_end_without_cards_with_the_tile_penalty_hb16_hb22_hb24():
     game.hands[2][6 * 3] = 1  # herd 1
     game.tiles[2] = [0, 0, 1]
     game._legal = None
-    scores = list(game.scores)
+    scores = game.scores()
     state = _play_from(env, game, [
         "play trough (card 2)", "trough S", "no time tile",
         "play herd (card 1)", "herd cw", "time tile 1",
@@ -315,7 +315,7 @@ def test_max_turns_truncates_as_the_pettingzoo_env_does():
 
     env = engine(4)
     game = HasteBockGame.from_position(BLOCK, num_players=4, time=3)
-    game._turn = env.max_turns - 1
+    game.turn = env.max_turns - 1
     reference = env.reference_env()
     reference.reset(seed=0)
     reference.restore(reference.snapshot_of(game.to_dict(), reference.possible_agents, dict.fromkeys(reference.possible_agents, 0.0)))
