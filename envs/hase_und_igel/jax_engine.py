@@ -37,12 +37,13 @@ Observation (float32, the env's vector exactly, for every seat)
 State (:class:`State`; R runners = N players, or 4 with two runners)
     pgx fields: ``current_player`` (the player to move; 0 once over, as the env's
     ``agent_selection``), ``observation``, ``rewards`` float32[N] (rank rewards with teams, on the
-    step that ends the game), ``terminated`` (game over), ``truncated`` (``turns >= max_turns``
+    step that ends the game), ``terminated`` (game over), ``truncated`` (``turn >= max_turns``
     before the end; rewards 0), ``legal_action_mask``, ``_step_count``.
     Rules fields, as the reference engine's ``to_dict``: ``pos`` int32[R] (0 = Start, 64 = Goal),
     ``place`` int32[R] (finishing order 1.., 0 = racing), ``eat`` / ``miss`` / ``payout`` bool[R],
-    ``last_cost`` int32[R], ``carrots`` / ``lettuces`` int32[N], ``finished``, ``turns``, ``cur``
-    (the player whose turn it is), ``phase`` (0 move, 1 card carrots, 2 extra move, 3 stuck),
+    ``last_cost`` int32[R], ``carrots`` / ``lettuces`` int32[N], ``finished``, ``turn``
+    (player turns begun), ``cur`` (the player whose turn it is), ``pending`` (0 move, 1 card carrots,
+    2 extra move, 3 stuck, 4 over: ``rules.DECISIONS``),
     ``card_runner`` (−1 none), ``busy`` bool[R] (runners that ate or missed this turn), ``over``,
     ``final_places`` int32[N] (0 = best; valid once over).
     The hare deck: ``cards`` int32[12] (card kinds, ``data.CARD_KINDS`` order) and ``top``. Without
@@ -94,7 +95,7 @@ from meadowzoo.envs.core.jax_core import (
     stream_permutation,
 )
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
-from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, STUCK, check_config, start_holdings
+from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, OVER, STUCK, check_config, start_holdings
 
 GOAL = data.GOAL
 NUM_POS = data.NUM_POSITIONS
@@ -149,9 +150,9 @@ class State(pgx.core.State):
     known_from: jax.Array
     last_card: jax.Array
     finished: jax.Array
-    turns: jax.Array
+    turn: jax.Array
     cur: jax.Array
-    phase: jax.Array
+    pending: jax.Array
     card_runner: jax.Array
     busy: jax.Array
     over: jax.Array
@@ -323,10 +324,10 @@ class HaseUndIgelJax(MeadowJaxEnv):
             carrots=jnp.full(n, self.start_carrots, jnp.int32),
             lettuces=jnp.full(n, self.start_lettuces, jnp.int32),
             cards=jnp.asarray(cards, jnp.int32), top=jnp.int32(0), known_from=jnp.int32(NUM_CARDS),
-            # turns = 1: the first turn has begun; the turn loop is not needed for it (nothing is
+            # turn = 1: the first turn has begun; the turn loop is not needed for it (nothing is
             # pending on Start and the start carrots always pay for a move to a free square)
-            last_card=jnp.int32(-1), finished=jnp.int32(0), turns=jnp.int32(1),
-            cur=jnp.asarray(start, jnp.int32), phase=jnp.int32(MOVE), card_runner=jnp.int32(-1),
+            last_card=jnp.int32(-1), finished=jnp.int32(0), turn=jnp.int32(1),
+            cur=jnp.asarray(start, jnp.int32), pending=jnp.int32(MOVE), card_runner=jnp.int32(-1),
             busy=false_r, over=jnp.bool_(False), final_places=jnp.zeros(n, jnp.int32),
         )
         return self._publish(s, jnp.bool_(False))
@@ -354,8 +355,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
         back_to = _get(PREV_HEDGEHOG, pos)
         cost = jnp.where(is_fwd, _cost(target - pos), 0)
         choice = action - self.card_base
-        take = (is_stay & (offset == TAKE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 0))
-        give = (is_stay & (offset == GIVE)) | (is_card & (s.phase == CARD_CARROTS) & (choice == 1))
+        take = (is_stay & (offset == TAKE)) | (is_card & (s.pending == CARD_CARROTS) & (choice == 0))
+        give = (is_stay & (offset == GIVE)) | (is_card & (s.pending == CARD_CARROTS) & (choice == 1))
         change = (jnp.where(take, data.CARROT_CHANGE, 0) - jnp.where(give, data.CARROT_CHANGE, 0) - cost
                   + jnp.where(is_back, data.HEDGEHOG_GAIN * (pos - back_to), 0))
         s = s.replace(carrots=_add(s.carrots, player, change),
@@ -371,7 +372,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         # the end of the turn; a move onto the Goal that ends the game leaves card_runner as it was
         ends = ~asked
         keep_card_runner = is_fwd & (target == GOAL) & s.over
-        s = s.replace(phase=jnp.where(ends, MOVE, s.phase),
+        s = s.replace(pending=jnp.where(ends, MOVE, s.pending),
                       card_runner=jnp.where(ends & ~keep_card_runner, -1, s.card_runner))
         advance = ends & ~s.over
         s = self._next_player(s, advance)
@@ -381,12 +382,14 @@ class HaseUndIgelJax(MeadowJaxEnv):
     def _publish(self, s: State, was_over: jax.Array) -> State:
         """pgx fields from the rules state: player to move, mask, termination, rewards."""
         ended = s.over & ~was_over
+        # a game that has ended has nothing pending (the end of the step may have set MOVE again)
+        s = s.replace(pending=jnp.where(s.over, OVER, s.pending))
         rewards = jnp.where(ended, self._rank_rewards(s.final_places), 0.0).astype(jnp.float32)
         return s.replace(
             current_player=jnp.where(s.over, 0, s.cur),  # as the env's agent_selection once over
             legal_action_mask=self.legal_mask(s),
             terminated=s.over,
-            truncated=~s.over & (s.turns >= self.max_turns),
+            truncated=~s.over & (s.turn >= self.max_turns),
             rewards=rewards,
         )
 
@@ -450,16 +453,16 @@ class HaseUndIgelJax(MeadowJaxEnv):
     def legal_mask(self, s: State) -> jax.Array:
         """bool[A]: the PettingZoo env's action mask of the player to move (all False once over)."""
         blocks = []
-        moving = (s.phase == MOVE) | (s.phase == EXTRA_MOVE)
+        moving = (s.pending == MOVE) | (s.pending == EXTRA_MOVE)
         for slot in range(self.rpp):
             runner = s.cur * self.rpp + slot
-            allowed = moving & jnp.where(s.phase == MOVE, self._available(s, runner), runner == s.card_runner)
-            blocks.append(self.runner_moves(s, runner, s.phase == MOVE) & allowed)
+            allowed = moving & jnp.where(s.pending == MOVE, self._available(s, runner), runner == s.card_runner)
+            blocks.append(self.runner_moves(s, runner, s.pending == MOVE) & allowed)
         if self.rpp == 2:
-            blocks.append(jnp.stack([(s.phase == STUCK) & self._available(s, s.cur * 2 + k) for k in range(2)]))
-        card = s.phase == CARD_CARROTS
+            blocks.append(jnp.stack([(s.pending == STUCK) & self._available(s, s.cur * 2 + k) for k in range(2)]))
+        card = s.pending == CARD_CARROTS
         can_give = _get(s.carrots, s.cur) >= data.CARROT_CHANGE
-        blocks.append(jnp.stack([card, card & can_give, card | (s.phase == EXTRA_MOVE)]))
+        blocks.append(jnp.stack([card, card & can_give, card | (s.pending == EXTRA_MOVE)]))
         return jnp.concatenate(blocks) & ~s.over
 
     def _place(self, s: State, runner: jax.Array, target: jax.Array, do: jax.Array) -> State:
@@ -491,7 +494,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
             places = jnp.where(team_of == _get(team_of, player), 0, 1)
         else:
             places = jnp.where(place > 0, place - 1, self.r - 1)
-        return s.replace(over=s.over | over, phase=jnp.where(over, MOVE, s.phase),
+        return s.replace(over=s.over | over, pending=jnp.where(over, OVER, s.pending),
                          final_places=jnp.where(over, places, s.final_places).astype(jnp.int32))
 
     def _fallback(self, s: State, runner: jax.Array, do: jax.Array) -> State:
@@ -598,7 +601,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         carrot_choice = to_carrot | kind(data.TAKE_OR_GIVE_10)
         extra = kind(data.MOVE_AGAIN)
         asked = carrot_choice | extra
-        s = s.replace(phase=jnp.where(carrot_choice, CARD_CARROTS, jnp.where(extra, EXTRA_MOVE, s.phase)),
+        s = s.replace(pending=jnp.where(carrot_choice, CARD_CARROTS, jnp.where(extra, EXTRA_MOVE, s.pending)),
                       card_runner=jnp.where(asked, runner, s.card_runner))
         return s, asked, again
 
@@ -640,14 +643,14 @@ class HaseUndIgelJax(MeadowJaxEnv):
         p = s.cur  # player p has runner p
         hot = _hot(p, self.r)
         plays = pending & (_get(s.place, p) == 0)  # a player home is skipped
-        s = s.replace(turns=s.turns + plays.astype(jnp.int32))
+        s = s.replace(turn=s.turn + plays.astype(jnp.int32))
         s = self._check_payout(s, p, plays)  # HUI-7a / HUI-14
         eats = plays & _get(s.eat, p)  # HUI-12 / HUI-26
         misses = plays & ~eats & _get(s.miss, p)  # HUI-21
         s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
         s = self._eat_lettuce(s, p, eats)
         moves = plays & ~eats & ~misses
-        s = s.replace(phase=jnp.where(moves, MOVE, s.phase), busy=s.busy & ~moves)
+        s = s.replace(pending=jnp.where(moves, MOVE, s.pending), busy=s.busy & ~moves)
         decides = moves & jnp.any(self.runner_moves(s, p, jnp.bool_(True)))
         s = self._fallback(s, p, moves & ~decides)  # HUI-16 / HUI-17: no legal action
         pending = pending & ~decides
@@ -659,7 +662,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         p = s.cur
         a, b = 2 * p, 2 * p + 1
         plays = pending & ~jnp.all((s.place > 0) | (jnp.arange(self.r) // 2 != p))  # both home: skipped
-        s = s.replace(turns=s.turns + plays.astype(jnp.int32))
+        s = s.replace(turn=s.turn + plays.astype(jnp.int32))
         busy = jnp.zeros_like(s.busy)
         for runner in (a, b):
             hot = _hot(runner, self.r)
@@ -670,7 +673,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
             s = s.replace(eat=s.eat & ~(hot & eats), miss=s.miss & ~(hot & misses))
             s = self._eat_lettuce(s, runner, eats)
             busy = busy | (hot & (eats | misses))
-        s = s.replace(busy=jnp.where(plays, busy, s.busy), phase=jnp.where(plays, MOVE, s.phase))
+        s = s.replace(busy=jnp.where(plays, busy, s.busy), pending=jnp.where(plays, MOVE, s.pending))
         free_a = plays & self._available(s, a)
         free_b = plays & self._available(s, b)
         true = jnp.bool_(True)
@@ -680,7 +683,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         one_free = ~decides & (free_a != free_b)
         s = self._fallback(s, jnp.where(free_a, a, b), one_free)  # HUI-16 / HUI-17
         stuck = ~decides & free_a & free_b  # DECISION two_runner_stuck: the player chooses
-        s = s.replace(phase=jnp.where(stuck, STUCK, s.phase))
+        s = s.replace(pending=jnp.where(stuck, STUCK, s.pending))
         pending = pending & ~decides & ~stuck
         return self._next_player(s, pending), pending
 
@@ -735,10 +738,10 @@ class HaseUndIgelJax(MeadowJaxEnv):
             (seats == to_move).astype(jnp.float32),
         ], axis=1).reshape(-1)
         decision = jnp.concatenate([
-            (jnp.arange(pz_env.NUM_DECISIONS) == jnp.where(s.over, -1, s.phase)).astype(jnp.float32),
+            (jnp.arange(pz_env.NUM_DECISIONS) == jnp.where(s.over, -1, s.pending)).astype(jnp.float32),
             (jnp.arange(rpp) == jnp.where(s.card_runner >= 0, s.card_runner % rpp, -1)).astype(jnp.float32),
         ])
-        progress = jnp.asarray(self._progress_value)[jnp.minimum(s.turns, self.max_turns)]
+        progress = jnp.asarray(self._progress_value)[jnp.minimum(s.turn, self.max_turns)]
         return jnp.concatenate([runners, players, self.deck_features(s), decision, progress[None]])
 
     def deck_features(self, s: State) -> jax.Array:
@@ -784,17 +787,17 @@ class HaseUndIgelJax(MeadowJaxEnv):
             "discard": discard,
             "known_from": int(s.known_from),
             "last_card": int(s.last_card),
-            "turns": int(s.turns),
+            "turn": int(s.turn),
             "current": int(s.cur),
-            "phase": rules.PHASES[int(s.phase)],
+            "pending": rules.DECISIONS[int(s.pending)],
             "card_runner": int(s.card_runner),
             "busy": [i for i, b in enumerate(bools(s.busy)) if b],
             "over": over,
             "final_places": ints(s.final_places) if over else [],
         }
 
-    def from_game(self, game: rules.HaseUndIgel) -> State:
-        """The JAX state (unbatched) of a reference game (a validated ``HaseUndIgel``)."""
+    def from_game(self, game: rules.HaseUndIgelGame) -> State:
+        """The JAX state (unbatched) of a reference game (a validated ``HaseUndIgelGame``)."""
         if (game.num_agents, game.rpp, game.team_layout, game.chain_hare_cards, game.reshuffle_deck) != (
                 self.n, self.rpp, self.teams, self.chain, self.reshuffle):
             raise ValueError("the game's configuration does not fit this engine's options "
@@ -811,8 +814,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
             pos=ints(game.pos), place=ints(game.place), eat=bools(game.eat), miss=bools(game.miss),
             payout=bools(game.payout), last_cost=ints(game.last_cost), carrots=ints(game.carrots),
             lettuces=ints(game.lettuces), cards=ints(cards), top=jnp.int32(top), known_from=jnp.int32(game.known_from),
-            last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turns=jnp.int32(game.turns),
-            cur=jnp.int32(game.cur), phase=jnp.int32(game.phase), card_runner=jnp.int32(game.card_runner),
+            last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turn=jnp.int32(game.turn),
+            cur=jnp.int32(game.cur), pending=jnp.int32(game.pending), card_runner=jnp.int32(game.card_runner),
             busy=bools([r in game._busy for r in range(self.r)]), over=jnp.bool_(game.over),
             final_places=ints(game.final_places if game.over else [0] * self.n),
         )
@@ -842,7 +845,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         winning side and 1 for everybody else."""
         return state.final_places
 
-    def feed_chance(self, game: rules.HaseUndIgel, key: jax.Array) -> None:
+    def feed_chance(self, game: rules.HaseUndIgelGame, key: jax.Array) -> None:
         """Let the reference ``game`` reshuffle as ``step(..., key)`` does (see Chance)."""
         if self.reshuffle:
             game.rng = StreamRandom(host_stream(key, RESHUFFLE_UNIFORMS))

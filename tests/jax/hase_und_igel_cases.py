@@ -51,4 +51,4 @@ class Events:
         for event in game.log:
             self.counts[f"card {data.CARD_KINDS[event[2]]}" if event[0] == "draw" else event[0]] += 1
         if not game.is_over:
-            self.counts[f"decision {rules.PHASES[game.phase]}"] += 1
+            self.counts[f"decision {rules.DECISIONS[game.pending]}"] += 1

@@ -22,7 +22,7 @@ import meadowzoo.jax
 from meadowzoo.envs.core import jax_harness
 from meadowzoo.envs.hase_und_igel import data
 from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feature, deal
-from meadowzoo.envs.hase_und_igel.rules import HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
 from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, Events, driver
 
 GAMES = 3
@@ -58,8 +58,8 @@ def _initial_states_match_the_reference(env: HaseUndIgelJax, functions) -> None:
         key = jax.random.PRNGKey(11 + i)
         state, _ = jax.device_get(functions.init(key))
         cards, start = deal(key, env.n, env.start_player)
-        game = HaseUndIgel(env.n, two_runners=env.rpp == 2, teams=env.teams, chain_hare_cards=env.chain,
-                           reshuffle_deck=env.reshuffle, start_player=int(start), rng=np.random.default_rng(0))
+        game = HaseUndIgelGame(env.n, two_runners=env.rpp == 2, teams=env.teams, chain_hare_cards=env.chain,
+                               reshuffle_deck=env.reshuffle, start_player=int(start), rng=np.random.default_rng(0))
         game.deck = [int(c) for c in cards]
         expected = game.to_dict()
         expected.pop("rng")
@@ -137,7 +137,7 @@ def test_bad_options_are_refused(options, message):
 def test_game_of_other_options_is_refused():
     env = HaseUndIgelJax(num_players=4, teams="2x2")
     with pytest.raises(ValueError, match="configuration"):
-        env.from_game(HaseUndIgel(4, rng=np.random.default_rng(0)))
+        env.from_game(HaseUndIgelGame(4, rng=np.random.default_rng(0)))
 
 
 def test_carrots_feature_is_numpys():
