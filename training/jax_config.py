@@ -92,18 +92,10 @@ class JaxTrainConfig:
         return cls(**data)
 
 
-JAX_CONFIGS: dict[str, JaxTrainConfig] = {
-    # ~100 short decisions a game (bids, dice, picks); always ends within 60 cards
-    "volle_wolle": JaxTrainConfig(),
-    # ~40 decisions a game, a large action space with few legal moves
-    "haste_bock": JaxTrainConfig(ent_coef=0.005),
-    # long races that random play may not finish: cut them, scored by the standing
-    "hase_und_igel": JaxTrainConfig(gamma=0.998, max_game_decisions=600, truncation_scoring="standing"),
-}
-
-
 def jax_config_for(game: str, **overrides) -> JaxTrainConfig:
-    """The game's settings with overrides (``None`` values ignored)."""
-    if game not in JAX_CONFIGS:
-        raise ValueError(f"no JAX trainer settings for {game!r}; games: {sorted(JAX_CONFIGS)}")
-    return replace(JAX_CONFIGS[game], **{k: v for k, v in overrides.items() if v is not None})
+    """The game's settings (its plug-in's ``jax_training`` over the defaults) with overrides
+    (``None`` values ignored)."""
+    from meadowzoo.envs.registry import plugin
+
+    declared = JaxTrainConfig.from_dict(dict(plugin(game).jax_training))
+    return replace(declared, **{k: v for k, v in overrides.items() if v is not None})

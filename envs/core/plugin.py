@@ -121,6 +121,9 @@ class GamePlugin:
     #: training hyperparameters that differ from :class:`meadowzoo.training.config.TrainConfig`'s
     #: defaults (field name -> value); checked against its fields when a configuration is built
     training: Mapping[str, Any] = field(default_factory=dict)
+    #: settings of the compiled JAX trainer that differ from
+    #: :class:`meadowzoo.training.jax_config.JaxTrainConfig`'s defaults (field name -> value)
+    jax_training: Mapping[str, Any] = field(default_factory=dict)
     #: configurations the speed benchmark measures
     benchmarks: tuple[Benchmark, ...] = (Benchmark("default", {}),)
     #: facts for the walk-through notebook; None: the game has no notebook

@@ -28,4 +28,6 @@ PLUGIN = GamePlugin(
     standing="meadowzoo.envs.hase_und_igel.standing:race_places",
     view="meadowzoo.envs.hase_und_igel.view",
     jax_engine="meadowzoo.envs.hase_und_igel.jax_engine:HaseUndIgelJax",
+    # long races that random play may not finish: the JAX trainer cuts them, scored by the standing
+    jax_training={"gamma": 0.998, "max_game_decisions": 600, "truncation_scoring": "standing"},
 )

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from meadowzoo.envs.hase_und_igel import data, render
 from meadowzoo.envs.hase_und_igel.drawing import draw  # noqa: F401  (the game's drawing, see GamePlugin.view)
-from meadowzoo.envs.hase_und_igel.rules import BACK_OFFSET, PHASES, PREV_HEDGEHOG, SLOT_ACTIONS, HaseUndIgel
+from meadowzoo.envs.hase_und_igel.rules import BACK_OFFSET, DECISIONS, PREV_HEDGEHOG, SLOT_ACTIONS, HaseUndIgelGame
 
 
-def seat_view(game: HaseUndIgel, seat: int | None, reveal: bool = False) -> dict:
+def seat_view(game: HaseUndIgelGame, seat: int | None, reveal: bool = False) -> dict:
     """The public state (every seat sees the same; ``seat`` and ``reveal`` change nothing)."""
     runners = [
         {"player": r // game.rpp, "label": render.runner_label(game, r), "name": game.runner_name(r),
@@ -28,10 +28,10 @@ def seat_view(game: HaseUndIgel, seat: int | None, reveal: bool = False) -> dict
                 "team": game.team_of[p] if game.team_layout else None} for p in range(game.num_agents)]
     return {
         "game": "hase_und_igel",
-        "turns": game.turns,
+        "turns": game.turn,
         "over": game.over,
         "current": game.current_agent,
-        "decision": PHASES[game.phase],
+        "decision": DECISIONS[game.pending],
         "card_runner": game.card_runner,
         "runners": runners,
         "players": players,
@@ -45,7 +45,7 @@ def seat_view(game: HaseUndIgel, seat: int | None, reveal: bool = False) -> dict
     }
 
 
-def anchor(game: HaseUndIgel, action: int) -> str | None:
+def anchor(game: HaseUndIgelGame, action: int) -> str | None:
     """``sq<k>`` of the square an action moves to (a move, hedgehog back) or acts on (stay, give
     up); ``None`` for the card choices (take / give / pass), which are buttons only."""
     if action >= game.card_base:
@@ -61,6 +61,6 @@ def anchor(game: HaseUndIgel, action: int) -> str | None:
     return f"sq{position}"  # stay and take or give 10
 
 
-def events(game: HaseUndIgel) -> list[str]:
+def events(game: HaseUndIgelGame) -> list[str]:
     """What happened automatically after the last decision (payouts, cards drawn, …): public."""
     return [render.describe(game, event) for event in game.log]

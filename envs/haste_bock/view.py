@@ -17,7 +17,7 @@ from meadowzoo.envs.haste_bock.geometry import LINES
 from meadowzoo.envs.haste_bock.render import SHEPHERDS
 from meadowzoo.envs.haste_bock.rules import (
     ACTION_MOVE, ACTION_TYPE, CARAVAN_FIRST, DIAG_T, HERD_T, LINE_T, MOVE_BASE, NUM_KINDS, PANIC, PANIC_BASE,
-    PENDING_NAMES, STEP_T, TILE_BASE, TROUGH_T, TYPE_WORDS, HasteBockGame,
+    DECISIONS, STEP_T, TILE_BASE, TROUGH_T, TYPE_WORDS, HasteBockGame,
 )
 
 
@@ -30,7 +30,7 @@ def seat_view(game: HasteBockGame, seat: int | None, reveal: bool = False) -> di
         "num_players": n,
         "over": over,
         "current": game.current_agent,
-        "decision": PENDING_NAMES[game.pending],
+        "decision": DECISIONS[game.pending],
         "sheep": [{"name": D.SHEEP_NAMES[s], "colour": s // 2, "square": game.pos[s], "owner": game.owner[s]}
                   for s in range(D.NUM_SHEEP)],
         "facing": D.SIDE_NAMES[game.facing],
@@ -42,7 +42,7 @@ def seat_view(game: HasteBockGame, seat: int | None, reveal: bool = False) -> di
         "card_played": _card(game.card_kind) if game.card_kind >= 0 and game.pending != PANIC and not over else None,
         "no_trough": D.SIDE_NAMES[game.no_trough] if game.no_trough >= 0 else None,
         "no_herd": ("cw", "ccw")[game.no_herd] if game.no_herd >= 0 else None,
-        "players": [{"colour": D.COLOURS[p], "score": game.scores[p],
+        "players": [{"colour": D.COLOURS[p], "score": game.points[p],
                      "hand": [dict(_card(k), count=game.hands[p][k]) for k in range(NUM_KINDS) if game.hands[p][k]],
                      "tiles": list(game.tiles[p]) if n < 4 else None,
                      "unused_card_value": game.unused_card_value(p)} for p in range(n)],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.drawing import draw  # noqa: F401  (the game's drawing, see GamePlugin.view)
-from meadowzoo.envs.volle_wolle.rules import KEEP, NUM_BIDS, PICK_SLOT, VolleWolle
+from meadowzoo.envs.volle_wolle.rules import KEEP, NUM_BIDS, PICK_SLOT, VolleWolleGame
 
 
 def card(deck: data.Deck, c: int) -> dict | None:
@@ -28,11 +28,11 @@ def card(deck: data.Deck, c: int) -> dict | None:
             "bone_symbol": bool(deck.bone_symbol[c]), "number": deck.number[c], "label": data.card_label(deck, c)}
 
 
-def seat_view(game: VolleWolle, seat: int | None, reveal: bool = False) -> dict:
+def seat_view(game: VolleWolleGame, seat: int | None, reveal: bool = False) -> dict:
     """The public state plus ``seat``'s own bid (every bid with ``reveal``)."""
     deck, n = game.deck, game.num_agents
-    rolling = game.phase in (rules.ROLL, rules.BLACK_CHOICE)
-    bidding = game.phase == rules.BID
+    rolling = game.pending in (rules.ROLL, rules.BLACK_CHOICE)
+    bidding = game.pending == rules.BID
     scores = game.scores()
     players = []
     for p in range(n):
@@ -54,21 +54,21 @@ def seat_view(game: VolleWolle, seat: int | None, reveal: bool = False) -> dict:
         "round": game.round,
         "over": game.is_over,
         "current": game.current_agent,
-        "decision": rules.PHASE_NAMES[game.phase],
+        "decision": rules.DECISIONS[game.pending],
         "pile": len(game.pile),
         "supply": game.supply,
         "display": [card(deck, c) for c in game.display],
         "dice": {"values": list(game.dice), "kept": [bool(game.kept >> d & 1) for d in range(3)],
                  "attempt": game.attempt, "result": game.base, "bonus": game.bonus,
                  "target": game.target} if rolling else None,
-        "picks": game.picks if game.phase == rules.PICK else 0,
-        "black_only": bool(game.black_only) if game.phase == rules.PICK else False,
+        "picks": game.picks if game.pending == rules.PICK else 0,
+        "black_only": bool(game.black_only) if game.pending == rules.PICK else False,
         "players": players,
         "places": game.places() if game.is_over else None,
     }
 
 
-def anchor(game: VolleWolle, action: int) -> str | None:
+def anchor(game: VolleWolleGame, action: int) -> str | None:
     if action < NUM_BIDS:
         return f"bid-{action}"
     if KEEP <= action < KEEP + 3:
@@ -78,10 +78,10 @@ def anchor(game: VolleWolle, action: int) -> str | None:
     return None  # claim, decline, avoid / take black sheep: buttons
 
 
-def secret(game: VolleWolle, action: int):
+def secret(game: VolleWolleGame, action: int):
     """The round a bid belongs to (hidden from the others until that round's bids are revealed)."""
     return game.round if action < NUM_BIDS else None
 
 
-def revealed(game: VolleWolle, key) -> bool:
+def revealed(game: VolleWolleGame, key) -> bool:
     return game.round > key or game.revealed or game.is_over

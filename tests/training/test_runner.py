@@ -77,12 +77,13 @@ def test_advance_is_the_self_play_opponents_loop():
 
 
 def test_final_scores():
-    class Listed:
-        scores = [3, 1]
-
-    class Method:
+    class Scored:
         def scores(self):
             return [2, 5]
 
-    assert runner.final_scores(Listed()) == [3.0, 1.0] and runner.final_scores(Method()) == [2.0, 5.0]
-    assert runner.final_scores(object()) is None
+    class Race:  # a game ranked without points (the contract's scores() is None)
+        def scores(self):
+            return None
+
+    assert runner.final_scores(Scored()) == [2.0, 5.0]
+    assert runner.final_scores(Race()) is None
