@@ -122,17 +122,24 @@ def publish(building: Path, out: str | Path, timesteps: int) -> Path:
     return final
 
 
+def read_meta(path: Path, expected_format: str) -> dict[str, Any]:
+    """A checkpoint folder's ``meta.json`` as a dict of the expected format (shared by both
+    trainers' checkpoints); :class:`CorruptCheckpoint` if it is unreadable or of another format."""
+    try:
+        meta = json.loads((path / "meta.json").read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CorruptCheckpoint(f"{path / 'meta.json'}: {error}") from None
+    if not isinstance(meta, dict) or meta.get("format") != expected_format:
+        raise CorruptCheckpoint(f"{path / 'meta.json'}: not a {expected_format} checkpoint")
+    return meta
+
+
 def read(path: str | Path) -> Checkpoint:
     """Load and check one checkpoint folder; :class:`CorruptCheckpoint` says what is wrong."""
     import torch
 
     path = Path(path)
-    try:
-        meta = json.loads((path / "meta.json").read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CorruptCheckpoint(f"{path / 'meta.json'}: {error}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CorruptCheckpoint(f"{path / 'meta.json'}: not a {FORMAT} checkpoint")
+    meta = read_meta(path, FORMAT)
     for field, kind in (("timesteps", int), ("n_updates", int), ("episode_num", int), ("settings", dict),
                         ("state", dict), ("numpy_rng", list), ("python_rng", list)):
         if not isinstance(meta.get(field), kind) or isinstance(meta.get(field), bool):

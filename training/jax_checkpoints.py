@@ -17,7 +17,6 @@ arrays in (shapes and dtypes checked), so the run continues exactly where it sto
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +47,7 @@ def save(runner: Any, out: str | Path, timesteps: int, meta: dict[str, Any]) -> 
 def read(path: str | Path) -> tuple[dict, list[np.ndarray]]:
     """The meta data and leaves of one checkpoint folder; :class:`CorruptCheckpoint` says what is wrong."""
     path = Path(path)
-    try:
-        meta = json.loads((path / "meta.json").read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CorruptCheckpoint(f"{path / 'meta.json'}: {error}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CorruptCheckpoint(f"{path / 'meta.json'}: not a {FORMAT} checkpoint")
+    meta = checkpoints.read_meta(path, FORMAT)
     if not isinstance(meta.get("leaves"), list) or not isinstance(meta.get("timesteps"), int):
         raise CorruptCheckpoint(f"{path / 'meta.json'}: fields 'leaves' or 'timesteps' missing")
     try:
