@@ -27,9 +27,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from meadowzoo.envs.core.plugin import load
-from meadowzoo.envs.core.rewards import rank_rewards
-from meadowzoo.envs.registry import plugin
+from meadowzoo.envs.core.standing import standing_rewards
 from meadowzoo.training.runner import advance, final_scores, game_seed, start
 
 
@@ -89,21 +87,12 @@ def play_task(task: GameTask) -> dict:
         "rewards": [float(env._cumulative_rewards[s]) for s in seats],
         "scores": final_scores(game),
         "truncated": truncated,
-        "standing_rewards": standing_rewards(task.game, game) if truncated else None,
+        "standing_rewards": standing_rewards(game) if truncated else None,
         "decisions": decisions,
         "turns": game.turn,
         "seconds": [thinking[s] for s in seats],
         "actions": actions,  # every decision in order: the game replays from its seed and these
     }
-
-
-def standing_rewards(name: str, game: Any) -> list[float]:
-    """Rank rewards of a game stopped early, by its standing at the cut: the places its plug-in's
-    ``standing`` gives (Hase und Igel: race positions, HUI-15), else the game's own ``places()``
-    (games scored by points define them mid-game)."""
-    standing = plugin(name).standing
-    places = load(standing)(game) if standing is not None else game.places()
-    return rank_rewards(places, game.teams())
 
 
 def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[dict]:

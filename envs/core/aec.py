@@ -11,7 +11,9 @@ lives here once:
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
   zero for every agent but the one to move;
 * rewards only at the end, by final rank (:mod:`meadowzoo.envs.core.rewards`); a ``max_turns`` truncation
-  ends the game with reward 0 for everybody;
+  ends the game with reward 0 for everybody (``truncation_scoring="draw"``, the default) or with the
+  rank rewards of the standing at the cut (``truncation_scoring="standing"``,
+  :mod:`meadowzoo.envs.core.standing`), given in the truncating step;
 * an illegal or malformed action raises ``ValueError`` naming the action and the legal ones, and
   leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
 * ``legal_actions()``: a new list at every call (the caller owns it);
@@ -34,6 +36,7 @@ from pettingzoo.utils import wrappers
 from meadowzoo.envs.core.game import Game
 from meadowzoo.envs.core.observation import Layout
 from meadowzoo.envs.core.rewards import rank_rewards
+from meadowzoo.envs.core.standing import check_truncation_scoring, standing_rewards
 
 #: format of :meth:`MeadowEnv.snapshot`. 2: every game dict names its pending decision ``pending``
 #: (a string) and its turn count ``turn`` (player turns begun). Version 1 snapshots still load:
@@ -57,8 +60,10 @@ class MeadowEnv(AECEnv, EzPickle):
     #: default truncation limit in player turns; subclasses override per game
     default_max_turns = 1000
 
-    def __init__(self, render_mode: str | None = None, max_turns: int | None = None, **options: Any):
-        EzPickle.__init__(self, render_mode=render_mode, max_turns=max_turns, **options)
+    def __init__(self, render_mode: str | None = None, max_turns: int | None = None,
+                 truncation_scoring: str = "draw", **options: Any):
+        EzPickle.__init__(self, render_mode=render_mode, max_turns=max_turns,
+                          truncation_scoring=truncation_scoring, **options)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -68,6 +73,9 @@ class MeadowEnv(AECEnv, EzPickle):
         self.max_turns = self.default_max_turns if max_turns is None else int(max_turns)
         if self.max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        #: how a max_turns cut is scored (:mod:`meadowzoo.envs.core.standing`); like max_turns an
+        #: env setting, not a rule: kept in snapshots beside it
+        self.truncation_scoring = check_truncation_scoring(truncation_scoring)
         self.options = self._check_options(dict(options))
         probe = self._new_game(np.random.default_rng(0))
         self.num_actions = probe.num_actions
@@ -251,6 +259,10 @@ class MeadowEnv(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[0]
         elif game.turn >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
+            if self.truncation_scoring == "standing":
+                for agent, reward in zip(self.possible_agents, standing_rewards(game)):
+                    self.rewards[agent] = reward
+                    self._cumulative_rewards[agent] += reward
             self.agent_selection = self.possible_agents[game.current_agent]
         else:
             self.agent_selection = self.possible_agents[game.current_agent]
@@ -277,7 +289,9 @@ class MeadowEnv(AECEnv, EzPickle):
         """JSON-serialisable state of the env: game, bookkeeping and options.
 
         Fields: ``format`` (``"meadowzoo"``), ``version``, ``env`` (the env name), ``options``
-        (the constructor options), ``max_turns``, ``game`` (the rules state, see the game's
+        (the constructor options), ``max_turns``, ``truncation_scoring`` (written only when it is
+        not the default ``"draw"``, so that snapshots of default envs keep their form), ``game``
+        (the rules state, see the game's
         ``to_dict``), ``agents`` (agents still in the episode), ``cumulative_rewards``,
         ``last_action`` (``[agent, action]`` or ``null``).
         """
@@ -289,7 +303,7 @@ class MeadowEnv(AECEnv, EzPickle):
                     last_action: tuple[str, int] | None = None) -> dict:
         """A :meth:`snapshot` of this env's options holding the given game state (a game's
         ``to_dict()``) and bookkeeping; the JAX engines convert their states with it."""
-        return {
+        snapshot = {
             "format": "meadowzoo",
             "version": SNAPSHOT_VERSION,
             "env": self.metadata["name"],
@@ -300,6 +314,9 @@ class MeadowEnv(AECEnv, EzPickle):
             "cumulative_rewards": {a: float(r) for a, r in cumulative_rewards.items()},
             "last_action": list(last_action) if last_action else None,
         }
+        if self.truncation_scoring != "draw":
+            snapshot["truncation_scoring"] = self.truncation_scoring
+        return snapshot
 
     def restore(self, snapshot: dict) -> None:
         """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
@@ -316,6 +333,10 @@ class MeadowEnv(AECEnv, EzPickle):
         max_turns = snapshot.get("max_turns")
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"snapshot field 'max_turns' must be a positive integer, got {max_turns!r}")
+        try:  # absent: "draw" (the default, and the only scoring before the field existed)
+            truncation_scoring = check_truncation_scoring(snapshot.get("truncation_scoring", "draw"))
+        except ValueError as error:
+            raise ValueError(f"snapshot field {error}") from None
         game_data = snapshot.get("game")
         if version != SNAPSHOT_VERSION:
             game_data = self.game_class.upgrade(game_data, version)
@@ -338,6 +359,7 @@ class MeadowEnv(AECEnv, EzPickle):
             raise ValueError(f"snapshot field 'last_action' must be null or [agent, action], got {last!r}")
         # validated: now install (nothing above touched self)
         self.max_turns = max_turns
+        self.truncation_scoring = truncation_scoring
         self._start(game)
         self.agents = [a for a in self.possible_agents if a in agents]
         for name in ("rewards", "terminations", "truncations", "infos"):

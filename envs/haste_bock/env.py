@@ -98,7 +98,9 @@ written `r<row>c<col>`; diagonals are numbered "\\" lines (r−c = −7 … 7) t
 ### Rewards
 
 At the end, by final rank (score, then the sum of unused action-card values; further ties
-share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
+share): first +1, last −1, linear between. Truncation by `max_turns` gives 0, or with
+`truncation_scoring="standing"` the rank rewards of the standing at the cut (the same ranking of
+the points so far).
 
 ### Options
 
@@ -110,6 +112,7 @@ share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
 | `phase2_rows` | `"occupied"` | phase-2 rows: `"occupied"` (only occupied rows count, Hungarian text) or `"consecutive"` (four consecutive rows from the front-most sheep, Chinese text) |
 | `rule_data` | `None` | replacement of the RECONSTRUCTED table (`cards`, `panic_spaces`, tiles), see `envs/haste_bock/data.py` |
 | `max_turns` | 1000 | truncation in player turns |
+| `truncation_scoring` | `"draw"` | a `max_turns` cut scores 0 for everybody (`"draw"`) or by the standing at the cut (`"standing"`, see `meadowzoo.envs.core.standing`) |
 | `render_mode` | `None` | `"ansi"`, `"rgb_array"` or `"human"` |
 
 ### Version History

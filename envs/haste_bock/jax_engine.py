@@ -89,6 +89,7 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
@@ -234,6 +235,7 @@ class HasteBockJax(MeadowJaxEnv):
         self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         return check_options(options)
 
     def reference_env(self):

@@ -82,7 +82,10 @@ index      string                  meaning
 Rewards: at the end only, by final rank (first +1, last −1, linear between, ties share, VW-17).
 Options: ``num_players`` (2..6, default 4), ``deck`` (None = the RECONSTRUCTED file, a path to a
 JSON deck file, or a list of 60 card dicts; see :mod:`meadowzoo.envs.volle_wolle.data`), ``render_mode``
-(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached).
+(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached),
+``truncation_scoring`` (``"draw"``, the default: a ``max_turns`` cut scores 0 for everybody;
+``"standing"``: the rank rewards of the points at the cut, VW-17; see
+:mod:`meadowzoo.envs.core.standing`).
 
 Version history: v0 — first release.
 """

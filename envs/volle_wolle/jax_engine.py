@@ -88,6 +88,7 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
     StreamRandom,
@@ -220,6 +221,7 @@ class VolleWolleJax(MeadowJaxEnv):
     game = "volle_wolle"
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         unknown = set(options) - {"num_players", "deck"}
         if unknown:
             raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Volle Wolle JAX engine; "
