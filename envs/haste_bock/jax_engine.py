@@ -586,8 +586,8 @@ class HasteBockJax(MeadowJaxEnv):
             jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad)),
             jnp.pad(state.hands[order], ((0, pad), (0, 0))).reshape(-1),
             jnp.pad(state.tiles[order], ((0, pad), (0, 0))).reshape(-1),
-            hot(state.no_trough, 4),
-            hot(state.no_herd, 2),
+            hot(jnp.where(over, -1, state.no_trough), 4),  # none once over (observation.py)
+            hot(jnp.where(over, -1, state.no_herd), 2),
             hot(pending_slot, 5),
             hot(jnp.where(over, -1, (state.player - seat) % n), 4),
             hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES)),

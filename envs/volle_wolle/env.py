@@ -49,7 +49,7 @@ Sizes and offsets use n = number of players; T = number of distinct card types o
 | result | 14 | 1 | while rolling: dice sum + negative modifier (VW-9) |
 | bonus | 15 | 1 | while rolling: the roller's optional positive modifier |
 | target | 16 | 1 | while rolling: the roller's target (bid; 26+ → 26) |
-| picking | 17 | 2 | while picking: cards still to pick; 1 if only black sheep may be picked (VW-11) |
+| picking | 17 | 2 | while picking: cards still to pick (at most the eligible cards on the display); 1 if only black sheep may be picked (VW-11) |
 | supply | 19 | 1 | wool in the supply |
 | pile size | 20 | 1 | cards left in the draw pile |
 | round | 21 | 1 | round number (1-based) |
@@ -368,7 +368,11 @@ class VolleWolleEnv(MeadowEnv):
                 obs.roll_heads[phase][game.attempt], _DICE_BYTES[d12][d10][d8], obs.kept_bytes[game.kept],
                 _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, obs.mid, *rows[at:], *rows[:at],
             ]), _F32)
-        head = obs.pick_heads[game.black_only][game.picks] if phase == 3 else obs.heads[phase]
+        if phase == 3:  # picking: the cards still to pick, at most the eligible ones (observation.py)
+            eligible = game.black_slots if game.black_only else game.present
+            head = obs.pick_heads[game.black_only][min(game.picks, eligible.bit_count())]
+        else:
+            head = obs.heads[phase]
         return _frombuffer(bytearray().join([head, obs.mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------

@@ -457,6 +457,10 @@ class VolleWolleJax(MeadowJaxEnv):
         return g.replace(cur=jnp.asarray(player, _I32), picks=jnp.asarray(count, _I32),
                          black_only=jnp.asarray(black_only, bool)), _I32(CPICK)
 
+    def _eligible_count(self, g: GameState) -> jax.Array:
+        """How many display cards may be picked now (the observation's cap on the picks left)."""
+        return jnp.where(g.black_only, self._black_slots(g), g.display >= 0).sum()
+
     def _continue_pick(self, carry, uniforms):
         """Ask for the next pick, or take every eligible card when the order cannot matter."""
         g, _, c = carry
@@ -584,7 +588,8 @@ class VolleWolleJax(MeadowJaxEnv):
             jnp.where(rolling, g.dice, 0).astype(f32),
             jnp.where(rolling, kept, 0).astype(f32),
             jnp.where(rolling, jnp.stack([g.base, g.bonus, g.target]), 0).astype(f32),
-            jnp.where(picking, jnp.stack([g.picks, g.black_only.astype(_I32)]), 0).astype(f32),
+            jnp.where(picking, jnp.stack([jnp.minimum(g.picks, self._eligible_count(g)), g.black_only.astype(_I32)]),
+                      0).astype(f32),
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
         display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
