@@ -149,6 +149,10 @@ def main(argv=None) -> dict:
         runner = jax_checkpoints.restore(runner, leaves)
         steps, state = meta["timesteps"], meta["state"]
         state["argv"].append(argv if argv is not None else sys.argv[1:])
+        # An evaluation made only because the previous invocation stopped at its own, smaller target is
+        # not part of the schedule: drop it, so a run resumed in parts logs what one whole run logs.
+        unscheduled = state.pop("unscheduled_evaluation", None)
+        state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
         atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
     per_update = config.steps_per_update
     target = math.ceil(args.timesteps / per_update) * per_update
@@ -168,7 +172,10 @@ def main(argv=None) -> dict:
             for name, value in metrics.items():
                 writer.add_scalar(f"train/{name}", value, steps)
             writer.add_scalar("train/steps_per_second", steps / max(state["wall_seconds"], 1e-9), steps)
-        if crossed(steps, per_update, config.eval_every) or steps >= target:
+        scheduled = crossed(steps, per_update, config.eval_every)
+        if scheduled or steps >= target:
+            if not scheduled:
+                state["unscheduled_evaluation"] = steps
             row = {"timesteps": steps, "wall_seconds": state["wall_seconds"],
                    "learner_elo": round(metrics["learner_elo"], 1), "snapshots": int(metrics["snapshots"])}
             policy = export(out / "current.npz", runner, args, config, steps)
