@@ -38,6 +38,17 @@ def test_every_relative_link_resolves(page):
     assert not broken, f"{page.relative_to(ROOT)}: broken links {broken}"
 
 
+#: a file of the repository named in backticks, e.g. `envs/haste_bock/data.py` (placeholders skipped)
+CODE_PATH = re.compile(r"`((?:envs|agents|training|tests|docs|scripts|results|benchmarks|notebooks|meadowzoo)/[\w./-]+"
+                       r"\.(?:py|md|json|sh|ipynb|png|csv))`")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_named_in_code_font_exists(page):
+    missing = [path for path in CODE_PATH.findall(page.read_text(encoding="utf-8")) if not (ROOT / path).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} names files that do not exist: {missing}"
+
+
 def test_readme_names_the_two_commands_that_ci_and_the_main_job_run():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
