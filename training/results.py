@@ -1,19 +1,21 @@
-"""Regenerate the results section of the README from stored tournament output.
+"""Regenerate the result tables of ``results/README.md`` from stored tournament output.
 
-    python -m meadowzoo.training.results            # rewrite README.md between the markers
-    python -m meadowzoo.training.results --check    # exit 1 if README.md is not what the results give
+    python -m meadowzoo.training.results            # rewrite results/README.md between the markers
+    python -m meadowzoo.training.results --check    # exit 1 if results/README.md is not what the results give
 
 Every ``results/<name>/results.json`` written by ``python -m meadowzoo.training.evaluate --out`` becomes one
 table: the exact command that produced it, then per agent wins–draws–losses, win share, mean rank
 and mean margin with 95% intervals, and the ratings; for every pair of agents the head-to-head
 share with its interval and whether it is significant. Nothing in the section is typed by hand:
-it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``.
+it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``. Links to the
+``results.json`` files are relative to the folder of the file written (``--readme``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -97,7 +99,7 @@ def render(results_dir: Path, root: Path) -> str:
         return "No stored results yet."
     results = [(json.loads(f.read_text()), f) for f in files]
     results.sort(key=lambda item: (item[0]["game"], item[0]["players"], str(item[1])))
-    return "\n\n".join(result_section(r, f.relative_to(root).as_posix()) for r, f in results)
+    return "\n\n".join(result_section(r, Path(os.path.relpath(f, root)).as_posix()) for r, f in results)
 
 
 def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
@@ -116,8 +118,9 @@ def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the README results section from results/*/results.json.")
-    parser.add_argument("--readme", type=Path, default=Path("README.md"))
+    parser = argparse.ArgumentParser(description="Regenerate the result tables of results/README.md from results/*/results.json.")
+    parser.add_argument("--readme", type=Path, default=Path("results/README.md"),
+                        help="the Markdown file with the results markers (default: %(default)s)")
     parser.add_argument("--results", type=Path, default=Path("results"))
     parser.add_argument("--check", action="store_true", help="only check; exit 1 when out of date")
     args = parser.parse_args(argv)
