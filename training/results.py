@@ -12,10 +12,11 @@ it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
+
+from meadowzoo.training.arguments import command_parser
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
@@ -63,8 +64,11 @@ def _training_lines(labels) -> list[str]:
 def result_section(result: dict, path: str) -> str:
     """Markdown for one stored tournament."""
     per = result["per_agent"]
+    heading = f"#### {result['game']}, {result['players']} players, {result['games']} games"
+    if result.get("partial"):  # an evaluate run stopped by Ctrl-C
+        heading += f" (PARTIAL: interrupted, {result['games_planned']} planned)"
     lines = [
-        f"#### {result['game']}, {result['players']} players, {result['games']} games",
+        heading,
         "",
         f"`{result.get('command', '(command not recorded)')}` → [`{path}`]({path})",
         "",
@@ -116,12 +120,21 @@ def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the README results section from results/*/results.json.")
-    parser.add_argument("--readme", type=Path, default=Path("README.md"))
-    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser = command_parser("results", "Regenerate the README results section from results/*/results.json.")
+    parser.add_argument("--readme", type=Path, default=Path("README.md"),
+                        help="the file whose marked results section is rewritten")
+    parser.add_argument("--results", type=Path, default=Path("results"),
+                        help="folder of tournament results (<name>/results.json)")
     parser.add_argument("--check", action="store_true", help="only check; exit 1 when out of date")
     args = parser.parse_args(argv)
-    fresh = update(args.readme, args.results, check=args.check)
+    if not args.readme.is_file():
+        parser.error(f"argument --readme: no file {args.readme}")
+    if not args.results.is_dir():
+        parser.error(f"argument --results: no folder {args.results}")
+    try:
+        fresh = update(args.readme, args.results, check=args.check)
+    except ValueError as error:
+        parser.error(f"argument --readme: {error}")
     if args.check and not fresh:
         print(f"{args.readme} is out of date: run python -m meadowzoo.training.results", file=sys.stderr)
         sys.exit(1)
