@@ -98,7 +98,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
-        if "%(default)" in text or default in (None, False, argparse.SUPPRESS) or default == []:
+        if "%(default)" in text or default is None or default is False or default is argparse.SUPPRESS or default == []:
             return text
         if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
             text += " (default: %(default)s)"

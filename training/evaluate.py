@@ -112,15 +112,16 @@ def _thinking(records: list[dict], labels: list[str]) -> dict[str, float]:
 
 
 # ---- output ---------------------------------------------------------------------------------------
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+def _pct(x: float | None) -> str:
+    return stats.number_text(None if x is None else 100 * x, "5.1f") + ("%" if x is not None else "")
 
 
-def _ci(lo_hi: list[float], fmt: str = "{:.2f}", pct: bool = False) -> str:
-    lo, hi = lo_hi
-    if pct:
-        return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
-    return "[" + fmt.format(lo) + ", " + fmt.format(hi) + "]"
+def _ci(interval: list[float] | None, pct: bool = False) -> str:
+    return stats.interval_text(interval, percent=pct)
+
+
+def _num(x: float | None, spec: str) -> str:
+    return stats.number_text(x, spec)
 
 
 def agent_table(result: dict) -> str:
@@ -130,8 +131,8 @@ def agent_table(result: dict) -> str:
         skill = result["openskill"][label]
         lines.append(
             f"{label:<22} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  {_pct(s['win_share']):>7} "
-            f"{_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}  "
-            f"{s['mean_margin']:>7.2f} {_ci(s['mean_margin_ci']):>16}  {skill['mu']:>9.1f} "
+            f"{_ci(s['win_share_ci'], pct=True):>14}  {_num(s['mean_rank'], '>5.2f')} {_ci(s['mean_rank_ci']):>14}  "
+            f"{_num(s['mean_margin'], '>7.2f')} {_ci(s['mean_margin_ci']):>16}  {skill['mu']:>9.1f} "
             f"{result['bradley_terry_elo'][label]:>7.0f}")
     return "\n".join(lines)
 
@@ -144,7 +145,8 @@ def seat_table(result: dict) -> str:
                 continue
             lines.append(
                 f"{label:<22} {seat:>4} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  "
-                f"{_pct(s['win_share']):>7} {_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}")
+                f"{_pct(s['win_share']):>7} {_ci(s['win_share_ci'], pct=True):>14}  {_num(s['mean_rank'], '>5.2f')} "
+                f"{_ci(s['mean_rank_ci']):>14}")
     return "\n".join(lines)
 
 
@@ -215,9 +217,10 @@ def plot(result: dict, path: Path) -> None:
     per = result["per_agent"]
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(labels) + 2))
     for ax, key, title in ((axes[0], "win_share", "win share (draws ½)"), (axes[1], "mean_rank", "mean rank (1 = first)")):
-        values = [per[a][key] for a in labels]
-        lo = [per[a][key] - per[a][key + "_ci"][0] for a in labels]
-        hi = [per[a][key + "_ci"][1] - per[a][key] for a in labels]
+        values = [per[a][key] or 0.0 for a in labels]
+        # no error bar where there is no interval (fewer than two games)
+        lo = [per[a][key] - per[a][key + "_ci"][0] if per[a][key + "_ci"] else 0.0 for a in labels]
+        hi = [per[a][key + "_ci"][1] - per[a][key] if per[a][key + "_ci"] else 0.0 for a in labels]
         ax.barh(labels, values, xerr=[lo, hi], color="#7a9e5a", capsize=4)
         ax.set_title(title)
         ax.invert_yaxis()
@@ -229,7 +232,9 @@ def plot(result: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> dict:
+def parse_args(argv: list[str] | None = None):
+    """The checked command line: every bad value is an argparse error (exit status 2) before any
+    game is played; ``args.env_options`` and ``args.specs`` hold the parsed options and agents."""
     parser = command_parser("evaluate", "Seat-balanced tournament between agents.")
     add_game_arguments(parser, seed_help="master seed (every game's seed is drawn from it)")
     parser.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strong,greedy,random,mcts:200")
@@ -257,6 +262,13 @@ def main(argv: list[str] | None = None) -> dict:
         parser.error(f"argument --agents: {error}")
     if args.out is not None:  # before any game: a folder that cannot be written fails now
         check_writable(parser, "--out", args.out)
+    args.env_options, args.specs = options, specs
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    options, specs = args.env_options, args.specs
     command = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     try:
         result = evaluate(args.game, args.players, specs, args.games, seed=args.seed,

@@ -71,7 +71,8 @@ def play_game(game: str, agent_specs: list[str], seed: int, show: str = "end", o
     return result
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse_args(argv: list[str] | None = None):
+    """The checked command line (``args.env_options``, ``args.specs``); bad values exit with status 2."""
     parser = command_parser("play", "Play one game between agents (or you: --agents human,...) and show it.")
     add_game_arguments(parser, game_required=False, seed_help="seed of the game and of every seat's agent")
     parser.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all: {agent_names()}")
@@ -87,6 +88,13 @@ def main(argv: list[str] | None = None) -> None:
     check_agents(parser, "--agents", specs, args.game)
     if args.out is not None:
         check_writable(parser, "--out", args.out.parent)
+    args.env_options, args.specs = options, specs
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    options, specs = args.env_options, args.specs
     try:
         play_game(args.game, specs, args.seed, show=args.show, out=args.out, num_players=args.players, **options)
     except HumanQuit as stop:

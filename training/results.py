@@ -17,20 +17,21 @@ import sys
 from pathlib import Path
 
 from meadowzoo.training.arguments import command_parser
+from meadowzoo.training.stats import interval_text, number_text
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _ci_pct(ci: list[float]) -> str:
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+def _ci_pct(ci: list[float] | None) -> str:
+    return interval_text(ci, percent=True)
 
 
-def _ci(ci: list[float]) -> str:
-    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+def _ci(ci: list[float] | None) -> str:
+    return interval_text(ci)
 
 
 def _training_lines(labels) -> list[str]:
@@ -80,7 +81,8 @@ def result_section(result: dict, path: str) -> str:
         skill = result["openskill"][label]
         lines.append(
             f"| `{label}` | {s['wins']}–{s['draws']}–{s['losses']} | {_pct(s['win_share'])} {_ci_pct(s['win_share_ci'])} "
-            f"| {s['mean_rank']:.2f} {_ci(s['mean_rank_ci'])} | {s['mean_margin']:+.2f} {_ci(s['mean_margin_ci'])} "
+            f"| {number_text(s['mean_rank'], '.2f')} {_ci(s['mean_rank_ci'])} "
+            f"| {number_text(s['mean_margin'], '+.2f')} {_ci(s['mean_margin_ci'])} "
             f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
             f"| {result['seconds_per_decision'][label]:.4f} |")
     lines += _training_lines(per)
@@ -88,7 +90,7 @@ def result_section(result: dict, path: str) -> str:
     if pairs:
         lines += ["", "| A | B | meetings | A placed better [95% CI] | significant |", "|---|---|---|---|---|"]
         for h in pairs:
-            verdict = "A better" if h["significant"] else "B better" if h["share_ci"][1] < 0.5 else "no"
+            verdict = "A better" if h["significant"] else "B better" if h["share_ci"] and h["share_ci"][1] < 0.5 else "no"
             lines.append(f"| `{h['a']}` | `{h['b']}` | {h['meetings']} | {_pct(h['share'])} {_ci_pct(h['share_ci'])} | {verdict} |")
     if result.get("truncated_games"):
         lines += ["", f"{result['truncated_games']} games were truncated at `max_turns` (reward 0 for all)."]

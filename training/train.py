@@ -259,6 +259,7 @@ def main(argv=None) -> dict:
     from meadowzoo.training import checkpoints
     from meadowzoo.training.config import config_for
     from meadowzoo.training.files import atomic_write_json
+    from meadowzoo.training.stats import interval_text
 
     torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
@@ -344,11 +345,12 @@ def main(argv=None) -> dict:
     final = {"timesteps": int(model.num_timesteps), "wall_seconds": round(state["elapsed_before"], 1), "ladder": {}}
     games = max(config.eval_games, 100)
     for opponent, (score, interval) in ladder_scores(args, policy_path, config.ladder, games, seed=123_456).items():
-        final["ladder"][opponent] = {"score": round(score, 4), "ci95": [round(x, 4) for x in interval], "games": games}
+        final["ladder"][opponent] = {"score": round(score, 4), "games": games,
+                                     "ci95": [round(x, 4) for x in interval] if interval else None}
     atomic_write_json(out / "final.json", final)
     print(f"\n{'opponent':<16}{'score':>8}   95% interval")
     for opponent, row in final["ladder"].items():
-        print(f"{opponent:<16}{row['score']:>8.3f}   [{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]")
+        print(f"{opponent:<16}{row['score']:>8.3f}   {interval_text(row['ci95'], digits=3)}")
     print(f"policy: {policy_path}  ({final['timesteps']} timesteps, {final['wall_seconds']} s)")
     return final
 
