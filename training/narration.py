@@ -149,7 +149,7 @@ def _volle_wolle(game: Any, decision: str, legal: list[int]) -> str | None:
 def _hase_und_igel(game: Any, decision: str, legal: list[int]) -> str | None:
     from meadowzoo.envs.hase_und_igel import data
 
-    card = data.CARD_KINDS[game.last_card] if game.last_card >= 0 else "?"
+    card = data.CARD_KINDS[game.last_card].replace("_", " ") if game.last_card >= 0 else "?"
     if decision == "card_carrots":
         return (f"HARE CARD '{card}': you may take 10 carrots, give 10 (only with at least 10) or pass "
                 f"(HUI-22, HUI-25).")
