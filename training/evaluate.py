@@ -21,7 +21,11 @@ played per node).
 Prints the per-agent table (wins, draws, losses, win share, mean rank, mean margin, each with a
 95% interval), the per-seat table, the head-to-head shares and the ratings; with ``--out DIR``
 writes ``DIR/results.json`` (the command, settings, every game record and all statistics),
-``DIR/agents.csv``, ``DIR/seats.csv``, ``DIR/head_to_head.csv`` and ``DIR/summary.png``.
+``DIR/agents.csv``, ``DIR/seats.csv``, ``DIR/head_to_head.csv`` and ``DIR/summary.png``. ``--out`` is
+created and test-written before the first game, so an unwritable folder fails at once. Ctrl-C
+(SIGINT) stops the tournament: the tables and files of the games finished so far are written,
+marked partial (``"partial": true`` and ``games_planned`` in ``results.json``, ``PARTIAL`` in the
+printed tables and the picture), and the command exits with status 130.
 """
 
 from __future__ import annotations
