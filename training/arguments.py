@@ -167,15 +167,39 @@ def _counts(counts) -> str:
     return ", ".join(map(str, counts))
 
 
-def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str) -> None:
-    """Every agent spec of ``flag`` names an agent of ``game`` (built once, then dropped)."""
+#: whether :func:`check_agents` with ``before_fork=True`` builds parameterised agents (policy files …)
+#: in a fresh process: loading a network in the parent before a ``fork`` worker pool deadlocks the
+#: workers (torch's thread pool does not survive ``fork``)
+ISOLATE_BEFORE_FORK = True
+
+
+def agent_problem(specs, game: str) -> str | None:
+    """Why one of ``specs`` names no agent of ``game`` (each built once, then dropped), or None."""
     from meadowzoo.agents import make_agent
 
     for spec in dict.fromkeys(specs):
         try:
             make_agent(spec, game, seed=0)
         except (ValueError, OSError) as error:
-            parser.error(f"argument {flag}: {error}")
+            return str(error)
+    return None
+
+
+def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, before_fork: bool = False) -> None:
+    """Every agent spec of ``flag`` names an agent of ``game``; else an argparse error. With
+    ``before_fork`` (the caller forks worker processes next) agents with a parameter, such as
+    ``policy:<file>``, are built in a fresh process (see :data:`ISOLATE_BEFORE_FORK`)."""
+    specs = list(specs)
+    if before_fork and ISOLATE_BEFORE_FORK and any(":" in spec for spec in specs):
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+            problem = pool.submit(agent_problem, specs, game).result()
+    else:
+        problem = agent_problem(specs, game)
+    if problem is not None:
+        parser.error(f"argument {flag}: {problem}")
 
 
 def check_writable(parser: argparse.ArgumentParser, flag: str, folder) -> None:

@@ -259,7 +259,8 @@ def parse_args(argv: list[str] | None = None):
     args = parser.parse_args(argv)
     options = check_game_arguments(parser, args)
     specs = args.agents.split(",")
-    check_agents(parser, "--agents", specs, args.game)
+    local = (args.backend or ("ray" if args.address else "processes")) == "processes"
+    check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1)
     try:
         tournament.schedule(specs, args.players, args.games, args.mode)
     except ValueError as error:

@@ -156,8 +156,10 @@ def check_stored(modules: set[str], monkeypatch) -> int:
     import meadowzoo.agents
     from meadowzoo.training import evaluate, fit_afterstate_value, play, train, train_jax
 
-    # the same check of every agent spec, each distinct one built once (shipped policies are slow to load)
+    # the same check of every agent spec, each distinct one built once (shipped policies are slow to
+    # load), in this process (nothing forks here)
     monkeypatch.setattr(meadowzoo.agents, "make_agent", functools.lru_cache(maxsize=None)(meadowzoo.agents.make_agent))
+    monkeypatch.setattr(arguments, "ISOLATE_BEFORE_FORK", False)
     parsers = {"train": train.parse_args, "evaluate": evaluate.parse_args, "play": play.parse_args,
                "train_jax": train_jax.parse_args, "fit_afterstate_value": fit_afterstate_value.parse_args}
     checked = 0

@@ -65,3 +65,20 @@ def test_ctrl_c_writes_the_finished_games_and_exits_130(tmp_path, workers):
     assert result["per_agent"]["random"]["games"] == 2 * result["games"]
     assert f"PARTIAL: interrupted after {result['games']} of {games} games" in stdout
     assert (out / "agents.csv").exists()
+
+
+def test_a_policy_checked_on_the_command_line_does_not_hang_the_forked_workers(tmp_path):
+    """The parse-time check loads the policy network; done in the parent before the fork pool it
+    deadlocked the workers (torch's threads do not survive fork). It runs in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-m", "meadowzoo.training.evaluate", "--game", "volle_wolle", "--agents",
+         "policy:agents/trained/volle_wolle_2p.pt,greedy", "--games", "2", "--workers", "2", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "policy:agents/trained/volle_wolle_2p.pt" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "meadowzoo.training.evaluate", "--game", "haste_bock", "--agents",
+         "policy:agents/trained/volle_wolle_2p.pt,greedy", "--games", "2", "--workers", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "error: argument --agents: " in bad.stderr.strip().splitlines()[-1]
