@@ -62,11 +62,11 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
         ("markdown", "## Random against the heuristics\nA few seat-balanced two-player games each (the full "
                      "tables with confidence intervals come from `meadowzoo.training.evaluate`, see "
                      "[`results/README.md`](../results/README.md))."),
-        ("code", "from meadowzoo.training.evaluate import evaluate\n"
+        ("code", "from meadowzoo.training.evaluate import evaluate\nfrom meadowzoo.training.stats import interval_text\n"
                  f"game = '{game}'\n"
                  "for hero, opponent in [('greedy', 'random'), ('strong', 'greedy')]:\n"
                  "    pair = evaluate(game, 2, [hero, opponent], games=10, seed=1, progress=False)['head_to_head'][f'{hero}|{opponent}']\n"
-                 "    print(f\"{hero:>6} vs {opponent:<6}: placed better in {pair['share']:.0%} of 10 games, 95% CI {pair['share_ci'][0]:.2f}-{pair['share_ci'][1]:.2f}\")"),
+                 "    print(f\"{hero:>6} vs {opponent:<6}: placed better in {pair['share']:.0%} of 10 games, 95% CI {interval_text(pair['share_ci'])}\")"),
     ]
 
 
