@@ -95,8 +95,25 @@ def play_task(task: GameTask) -> dict:
     }
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a tournament; ``records`` holds the games finished before it, in task
+    order, so a caller can keep what was played."""
+
+    def __init__(self, records: list[dict]) -> None:
+        super().__init__(f"interrupted after {len(records)} finished games")
+        self.records = records
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to their parent, which keeps the finished games and ends them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[dict]:
-    """Play all tasks (in ``workers`` processes when > 1); records in task order."""
+    """Play all tasks (in ``workers`` processes when > 1); records in task order. Ctrl-C raises
+    :class:`Interrupted` with the records of the games finished until then."""
     bar = None
     if progress:
         from tqdm import tqdm
@@ -109,10 +126,12 @@ def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[
                 records.append(play_task(task))
                 bar and bar.update()
         else:
-            with get_context("fork").Pool(workers) as pool:
+            with get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
                 for record in pool.imap_unordered(play_task, tasks, chunksize=1):
                     records.append(record)
                     bar and bar.update()
+    except KeyboardInterrupt:
+        raise Interrupted(sorted(records, key=lambda r: r["index"])) from None
     finally:
         if bar is not None:
             bar.close()

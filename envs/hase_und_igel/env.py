@@ -16,7 +16,7 @@
 Hase und Igel (Ravensburger 1978, David Parlett) is a race without dice: a forward move of n squares
 costs n(n+1)/2 carrots; carrots come back from hedgehog squares, carrot squares, number and flag
 squares and lettuce squares; a runner may only finish with all lettuces eaten and few carrots left.
-Rules: `shared/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model is
+Rules: `docs/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model is
 `envs/hase_und_igel/rules.py`.
 
 ## Options (`env(**kwargs)` / `raw_env(**kwargs)`)

@@ -3,7 +3,7 @@
 # Haste Bock?
 
 Zoch 2006 (a re-edition of *Shear Panic* by Gordon & Fraser Lamont): 2–4 players herd their two
-sheep on a 9×9 pasture. Rules: `shared/rules/haste_bock.md` (HB-1 … HB-24).
+sheep on a 9×9 pasture. Rules: `docs/rules/haste_bock.md` (HB-1 … HB-24).
 
 | Creation           | `make("aec", "meadowzoo/haste_bock-v0", num_players=4)`            |
 |--------------------|--------------------------------------------------------------------|

@@ -2,7 +2,7 @@
 # Haste Bock? in JAX
 
 A batched, jit-compiled twin of the PettingZoo env :mod:`meadowzoo.envs.haste_bock.env` (its
-module docstring is the specification; rules HB-1 … HB-24 in ``shared/rules/haste_bock.md``). It
+module docstring is the specification; rules HB-1 … HB-24 in ``docs/rules/haste_bock.md``). It
 implements :class:`pgx.Env`: ``init(key)``, ``step(state, action, key)``, ``observe`` and the
 legal-action mask, with no Python control flow on traced values, so ``jax.jit`` and ``jax.vmap``
 apply on CPU and GPU.

@@ -1,7 +1,7 @@
 """Volle Wolle — PettingZoo AEC environment.
 
 Dice-bidding for sheep cards (Zoch 2007, Alessandro Zucchini), rules VW-1 … VW-17 of
-``shared/rules/volle_wolle.md``; the forward model is :mod:`meadowzoo.envs.volle_wolle.rules`, the card list
+``docs/rules/volle_wolle.md``; the forward model is :mod:`meadowzoo.envs.volle_wolle.rules`, the card list
 the RECONSTRUCTED data file ``envs/volle_wolle/deck.json``.
 
 ====================  ===============================================================

@@ -1,6 +1,6 @@
 """Volle Wolle — batched JAX engine (``pgx.Env``), identical to the PettingZoo env.
 
-Rules VW-1 … VW-17 of ``shared/rules/volle_wolle.md`` as in the reference forward model
+Rules VW-1 … VW-17 of ``docs/rules/volle_wolle.md`` as in the reference forward model
 :mod:`meadowzoo.envs.volle_wolle.rules` (every DECISION note there holds here too); pure and
 functional, for ``jax.jit`` and ``jax.vmap`` on CPU and GPU. Built by
 ``meadowzoo.jax.make("volle_wolle", num_players=4)``; the shared core is
