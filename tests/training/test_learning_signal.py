@@ -4,7 +4,7 @@ because games cut at ``max_turns`` are scored by the race standing at the cut
 end with 0 for both and there is nothing to learn from.
 
 Measured on 300 evaluation games before and after (mean reward of the learner, +1 win … −1 loss;
-the standard error of a mean of 300 such rewards is at most 0.058). About 25 s of CPU: marked slow.
+the standard error of a mean of 300 such rewards is at most 0.058). About 25 s of CPU: in the default suite, because it is the issue's evidence of a learning signal.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ def mean_reward(model, games: int = GAMES, seed: int = 10_000) -> float:
     return total / games
 
 
-@pytest.mark.slow
 def test_maskable_ppo_from_random_improves_against_random_on_hase_und_igel_2p():
     import torch
     from sb3_contrib import MaskablePPO
