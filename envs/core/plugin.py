@@ -134,6 +134,9 @@ class GamePlugin:
     #: module of the browser view (``seat_view``, ``anchor``, ``draw`` …, see
     #: :mod:`meadowzoo.training.web.views`), or ``None`` if the game has none
     view: str | None = None
+    #: module with ``explain(game, decision, legal)`` (and optionally ``context(game)``): what a
+    #: person at the terminal is told about a special decision (:mod:`meadowzoo.training.narration`)
+    narration: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

@@ -27,6 +27,7 @@ PLUGIN = GamePlugin(
     notebook=Notebook(players=4, blurb="Ravensburger 1978: a race without dice; moves cost carrots n(n+1)/2."),
     standing="meadowzoo.envs.hase_und_igel.standing:race_places",
     view="meadowzoo.envs.hase_und_igel.view",
+    narration="meadowzoo.envs.hase_und_igel.narration",
     jax_engine="meadowzoo.envs.hase_und_igel.jax_engine:HaseUndIgelJax",
     # long races that random play may not finish: the JAX trainer cuts them, scored by the standing
     jax_training={"gamma": 0.998, "max_game_decisions": 600, "truncation_scoring": "standing"},

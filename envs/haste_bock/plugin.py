@@ -27,6 +27,7 @@ PLUGIN = GamePlugin(
     benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p", {"num_players": 2})),
     notebook=Notebook(players=3, blurb="Zoch 2006: push, leap and herd sheep on a 9×9 pasture; scorings by the time track."),
     view="meadowzoo.envs.haste_bock.view",
+    narration="meadowzoo.envs.haste_bock.narration",
     jax_engine="meadowzoo.envs.haste_bock.jax_engine:HasteBockJax",
     # a large action space with few legal moves (the JAX trainer)
     jax_training={"ent_coef": 0.005},

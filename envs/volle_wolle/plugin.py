@@ -25,6 +25,7 @@ PLUGIN = GamePlugin(
     benchmarks=(Benchmark("4p", {"num_players": 4}), Benchmark("2p", {"num_players": 2})),
     notebook=Notebook(players=4, blurb="Zoch 2007: bid, roll d12+d10+d8 in three attempts, collect sheep cards."),
     view="meadowzoo.envs.volle_wolle.view",
+    narration="meadowzoo.envs.volle_wolle.narration",
     jax_engine="meadowzoo.envs.volle_wolle.jax_engine:VolleWolleJax",
     # ~100 short decisions a game (bids, dice, picks); always ends within 60 cards: the JAX
     # trainer's defaults
