@@ -42,11 +42,11 @@ def collect(game: str, players: int, teacher: str, games: int, seed: int, advice
     by the ``advice`` block if given). ``workers`` processes split the games; the data is the same
     for any number of workers (each game is seeded by its index)."""
     if workers > 1 and games > 1:
-        import multiprocessing
+        from meadowzoo.training.processes import worker_pool
 
         chunks = [(game, players, teacher, seed, list(part), advice, options)
                   for part in np.array_split(np.arange(games), min(workers, games)) if len(part)]
-        with multiprocessing.get_context("spawn").Pool(len(chunks)) as pool:
+        with worker_pool(len(chunks), "spawn") as pool:
             parts = pool.map(_collect_chunk, chunks)
         return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in
                                 ("observations", "masks", "actions", "returns")))
