@@ -33,6 +33,7 @@ from pettingzoo.utils import wrappers
 
 from meadowzoo.envs.core.game import Game
 from meadowzoo.envs.core.observation import Layout
+from meadowzoo.envs.core.options import check_int
 from meadowzoo.envs.core.rewards import rank_rewards
 
 #: format of :meth:`MeadowEnv.snapshot`. 2: every game dict names its pending decision ``pending``
@@ -40,6 +41,8 @@ from meadowzoo.envs.core.rewards import rank_rewards
 #: each game's :meth:`~meadowzoo.envs.core.game.Game.upgrade` renames their fields.
 SNAPSHOT_VERSION = 2
 READABLE_SNAPSHOT_VERSIONS = (1, 2)
+#: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
+MAX_TURNS = 10**9
 INT8 = np.dtype(np.int8)
 FLOAT32 = np.dtype(np.float32)
 
@@ -65,9 +68,7 @@ class MeadowEnv(AECEnv, EzPickle):
                 f"render_mode {render_mode!r} not supported; choose from {self.metadata['render_modes']}"
             )
         self.render_mode = render_mode
-        self.max_turns = self.default_max_turns if max_turns is None else int(max_turns)
-        if self.max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.max_turns = self.default_max_turns if max_turns is None else check_int("max_turns", max_turns, 1, MAX_TURNS)
         self.options = self._check_options(dict(options))
         probe = self._new_game(np.random.default_rng(0))
         self.num_actions = probe.num_actions
@@ -314,8 +315,8 @@ class MeadowEnv(AECEnv, EzPickle):
         if snapshot.get("options") != self.options:
             raise ValueError(f"snapshot field 'options' {snapshot.get('options')!r} does not match this env's {self.options!r}")
         max_turns = snapshot.get("max_turns")
-        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-            raise ValueError(f"snapshot field 'max_turns' must be a positive integer, got {max_turns!r}")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:
+            raise ValueError(f"snapshot field 'max_turns' must be an integer in 1..{MAX_TURNS}, got {max_turns!r}")
         game_data = snapshot.get("game")
         if version != SNAPSHOT_VERSION:
             game_data = self.game_class.upgrade(game_data, version)
