@@ -94,7 +94,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.envs.core.aec import INT8, MeadowEnv
+from meadowzoo.envs.core.aec import INT8, MeadowEnv, before_reset
 from meadowzoo.envs.core.options import check_int
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.observation import LAYOUT
@@ -244,6 +244,8 @@ class VolleWolleEnv(MeadowEnv):
     def legal_actions(self) -> list[int]:
         """As :meth:`MeadowEnv.legal_actions`. The cache ``_legal`` holds the tuple of
         ``rules.LEGAL_SETS`` (step's membership test needs no list); this hands out a list."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("legal_actions"))
         if self._legal is None:
             self._legal = rules.LEGAL_SETS[self.game.legal_key()]  # the game over: ()
         return list(self._legal)

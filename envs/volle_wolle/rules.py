@@ -651,6 +651,9 @@ class VolleWolleGame(Game):
             raise ValueError(f"{where}: field 'cur' must name a player while the game runs")
         if g.pending in (ROLL, BLACK_CHOICE, PICK) and not g.revealed:
             raise ValueError(f"{where}: field 'revealed' must be true after the bids")
+        if bool(g.order) != g.revealed:  # the bid order is set when the bids are revealed (VW-7)
+            raise ValueError(f"{where}: field 'order' must be a permutation of the players exactly once "
+                             f"the bids are revealed")
         if g.pending == BID and (g.revealed or any(b >= 0 for b in g.bids[g.cur:])):
             raise ValueError(f"{where}: field 'bids' does not fit the bidding phase")
         if g.pending == ROLL and not 1 <= g.attempt <= 3:
