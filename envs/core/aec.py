@@ -365,7 +365,9 @@ class MeadowEnv(AECEnv, EzPickle):
         if any(float(rewards[a]) != expected[a] for a in agents):
             raise ValueError(f"snapshot field 'cumulative_rewards' {rewards} does not fit the game's state "
                              f"(expected {expected})")
-        last = snapshot.get("last_action")
+        if "last_action" not in snapshot:  # null is a value (no action yet): the field must be there
+            raise ValueError("snapshot field 'last_action' is missing")
+        last = snapshot["last_action"]
         if last is not None and not (
             isinstance(last, list) and len(last) == 2 and isinstance(last[0], str) and last[0] in self._agent_index
             and type(last[1]) is int and 0 <= last[1] < self.num_actions

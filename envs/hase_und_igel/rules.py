@@ -762,7 +762,9 @@ class HaseUndIgelGame(Game):
             raise ValueError(f"{where}: field 'game' must be an object")
         n = require_int(d, "num_players", 2, 6, where)
         two = require(d, "two_runners", bool, where)
-        teams = d.get("teams")
+        if "teams" not in d:  # None is a value (no teams): the field itself must be there
+            raise ValueError(f"{where}: missing field 'teams'")
+        teams = d["teams"]
         check_config(n, two, teams, None, where)
         game = cls(n, two_runners=two, teams=teams,
                    chain_hare_cards=require(d, "chain_hare_cards", bool, where),
@@ -788,7 +790,10 @@ class HaseUndIgelGame(Game):
         game.cur = require_int(d, "current", 0, n - 1, where)
         game.pending = require_choice(d, "pending", DECISIONS, where)
         game.card_runner = require_int(d, "card_runner", -1, r - 1, where)
-        game._busy = frozenset(require_int_list(d, "busy", None, 0, r - 1, where))
+        busy = require_int_list(d, "busy", None, 0, r - 1, where)
+        if busy != sorted(set(busy)):  # a set, written sorted
+            raise ValueError(f"{where}: field 'busy' must list distinct runners in ascending order")
+        game._busy = frozenset(busy)
         game.over = require(d, "over", bool, where)
         if game.over != (game.pending == OVER):
             raise ValueError(f"{where}: field 'pending' must be 'over' exactly when field 'over' is true")

@@ -712,6 +712,8 @@ class HasteBockGame(Game):
             )
         except ValueError as error:
             raise ValueError(f"{where}: field 'config' is invalid ({error})") from None
+        if game.rule_data != config["rule_data"]:  # as to_dict writes it: every key, sorted panic spaces
+            raise ValueError(f"{where}: field 'config' holds rule data not in its complete, normalised form")
         n = game.num_agents
         pos = require_int_list(data, "pos", D.NUM_SHEEP, 0, D.SQUARES - 1, where)
         if len(set(pos)) != D.NUM_SHEEP:
