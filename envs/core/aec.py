@@ -42,6 +42,8 @@ from meadowzoo.envs.core.rewards import rank_rewards
 #: each game's :meth:`~meadowzoo.envs.core.game.Game.upgrade` renames their fields.
 SNAPSHOT_VERSION = 2
 READABLE_SNAPSHOT_VERSIONS = (1, 2)
+#: how far a snapshot's cumulative rewards may lie from the exact rank rewards (float32 rounding)
+REWARD_TOLERANCE = 1e-6
 #: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
 MAX_TURNS = 10**9
 INT8 = np.dtype(np.int8)
@@ -359,10 +361,11 @@ class MeadowEnv(AECEnv, EzPickle):
         ):
             raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a finite number")
         # rewards come only at the end: 0 while the game runs or once truncated, the rank rewards
-        # once it ended (until the agent leaves); anything else is a state no game reaches
+        # once it ended (until the agent leaves); anything else is a state no game reaches. Within
+        # REWARD_TOLERANCE (the JAX engines' float32 rewards) the exact rank rewards are installed.
         final = rank_rewards(game.places(), game.teams()) if game.is_over else [0.0] * game.num_agents
         expected = {a: final[self._agent_index[a]] for a in agents}
-        if any(float(rewards[a]) != expected[a] for a in agents):
+        if any(abs(rewards[a] - expected[a]) > REWARD_TOLERANCE for a in agents):
             raise ValueError(f"snapshot field 'cumulative_rewards' {rewards} does not fit the game's state "
                              f"(expected {expected})")
         if "last_action" not in snapshot:  # null is a value (no action yet): the field must be there

@@ -140,6 +140,18 @@ def test_a_restored_finished_game_does_not_pay_its_final_rewards_again(game):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
+def test_float32_final_rewards_restore_as_the_exact_rank_rewards(game):
+    """The JAX engines' snapshots carry float32 rewards (1/3 rounded): accepted, installed exactly."""
+    env = _finished(game)
+    snapshot = json.loads(json.dumps(env.snapshot()))
+    exact = dict(snapshot["cumulative_rewards"])
+    snapshot["cumulative_rewards"] = {a: float(np.float32(r)) + 1e-8 for a, r in exact.items()}
+    twin = raw(game, {"num_players": 3})()
+    twin.restore(snapshot)
+    assert twin._cumulative_rewards == exact
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_truncated_games_restore_with_any_remaining_agents_and_no_rewards(game):
     env = raw(game, {"num_players": 3}, max_turns=3)()
     env.reset(seed=0)
