@@ -42,6 +42,9 @@ from meadowzoo.envs.core.rewards import rank_rewards
 #: each game's :meth:`~meadowzoo.envs.core.game.Game.upgrade` renames their fields.
 SNAPSHOT_VERSION = 2
 READABLE_SNAPSHOT_VERSIONS = (1, 2)
+#: the fields of :meth:`MeadowEnv.snapshot`
+SNAPSHOT_FIELDS = frozenset({"format", "version", "env", "options", "max_turns", "game", "agents",
+                             "cumulative_rewards", "last_action"})
 #: how far a snapshot's cumulative rewards may lie from the exact rank rewards (float32 rounding)
 REWARD_TOLERANCE = 1e-6
 #: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
@@ -332,6 +335,9 @@ class MeadowEnv(AECEnv, EzPickle):
         """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
         if not isinstance(snapshot, dict):
             raise ValueError("snapshot must be a dict")
+        unknown = set(snapshot) - SNAPSHOT_FIELDS
+        if unknown:
+            raise ValueError(f"snapshot has unknown fields {sorted(unknown, key=str)}")
         for field, expected in (("format", "meadowzoo"), ("env", self.metadata["name"])):
             if snapshot.get(field) != expected:
                 raise ValueError(f"snapshot field {field!r} must be {expected!r}, got {snapshot.get(field)!r}")
@@ -399,7 +405,11 @@ class MeadowEnv(AECEnv, EzPickle):
         try:
             if version != SNAPSHOT_VERSION:
                 data = self.game_class.upgrade(data, version)
-            return self._game_from_dict(data)
+            game = self._game_from_dict(data)
+            unknown = set(data) - set(game.to_dict())  # a field the game would silently drop
+            if unknown:
+                raise ValueError(f"snapshot field 'game' has unknown fields {sorted(unknown, key=str)}")
+            return game
         except ValueError:
             raise
         except (TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as error:

@@ -769,6 +769,8 @@ class HaseUndIgelGame(Game):
         game = cls(n, two_runners=two, teams=teams,
                    chain_hare_cards=require(d, "chain_hare_cards", bool, where),
                    reshuffle_deck=require(d, "reshuffle_deck", bool, where), start_player=0)
+        if two != (game.rpp == 2):  # as to_dict writes it: only 2-player games give two runners each
+            raise ValueError(f"{where}: field 'two_runners' must be true exactly for a 2-player game with two runners")
         r = game.num_runners
         game.pos = require_int_list(d, "pos", r, 0, data.GOAL, where)
         game.place = require_int_list(d, "place", r, 0, r, where)

@@ -108,6 +108,13 @@ def test_unhashable_or_wrongly_typed_values_anywhere_are_value_errors(game):
     bad = json.loads(json.dumps(snapshot))
     bad["last_action"] = [["player_0"], 1]
     _refused(env, bad, "last_action")
+    for where in ((), ("game",)):  # a field nobody reads is refused too, never silently dropped
+        bad = json.loads(json.dumps(snapshot))
+        target = bad
+        for key in where:
+            target = target[key]
+        target["extra"] = 0
+        _refused(env, bad, "unknown fields")
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

@@ -85,7 +85,8 @@ SCALARS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none(),
     st.text(max_size=6), st.sampled_from(["player_0", "player_1", "player_3", "player_9", "card", "over"]),
 )
-VALUES = st.one_of(SCALARS, st.lists(st.integers(-2, 60), max_size=6), st.just({}), st.just([[]]),
+# fresh containers every draw (st.just would hand out one object, which a later mutation changes)
+VALUES = st.one_of(SCALARS, st.lists(st.integers(-2, 60), max_size=6), st.builds(dict), st.builds(lambda: [[]]),
                    st.dictionaries(st.text(max_size=4), st.integers(0, 3), max_size=2))
 
 
