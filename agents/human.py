@@ -7,6 +7,11 @@ an unknown name, an illegal action, a number off the list — is answered with a
 the question is asked again. ``quit`` (or ``q``, ``exit``, or the end of input) stops the game
 with :class:`HumanQuit`, a ``SystemExit`` that command lines end on cleanly.
 
+A *narrator* (``narrator=``, or set later as ``agent.narrator``; :mod:`meadowzoo.training.play`
+gives every human seat its game's :class:`meadowzoo.training.narration.MoveLog`) adds, before each
+decision, every other player's moves since the person's last decision (``since_last(agent)``
+-> lines) and, after the board, what a special decision is (``explain(env)`` -> text or None).
+
 The input and output streams are injectable, so tests drive the player with ``io.StringIO``.
 """
 
@@ -30,19 +35,28 @@ class HumanAgent(Agent):
     name = "human"
 
     def __init__(self, seed: int | None = None, input_stream: TextIO | None = None,
-                 output_stream: TextIO | None = None, show_board: bool = True) -> None:
+                 output_stream: TextIO | None = None, show_board: bool = True, narrator: Any = None) -> None:
         super().__init__(seed)
         self.input = input_stream
         self.output = output_stream
         self.show_board = show_board
+        self.narrator = narrator
 
     def _write(self, text: str) -> None:
         print(text, file=self.output or sys.stdout, flush=True)
 
     def act(self, env: Any, agent: str) -> int:
         legal = env.legal_actions()
+        if self.narrator is not None:
+            moves = self.narrator.since_last(agent)
+            self._write(f"\n=== {agent}: since your last decision ===" if moves else f"\n=== {agent} ===")
+            for line in moves:
+                self._write(line)
         if self.show_board:
             self._write(env._render_ansi())
+        explanation = self.narrator.explain(env) if self.narrator is not None else None
+        if explanation:
+            self._write(explanation)
         self._write(f"\n{agent}, your move:")
         for i, action in enumerate(legal):
             self._write(f"  {i}: {env.action_to_string(action)}")

@@ -34,7 +34,7 @@ The decision is the most visited root action (ties: the higher mean value, then 
 Command-line spec: ``mcts:N`` (``N`` simulations per decision), optionally followed by
 ``:key=value`` settings, e.g. ``mcts:200:rollout=greedy:depth=40:c=1.0`` or
 ``mcts:24:rollout=strong:depth=12:leaf=strong:prior=strong:width=3:tree=1`` (the settings measured
-against the strong heuristic per game are in ``results/acceptance.sh`` and the README).
+against the strong heuristic per game are in ``results/acceptance.sh`` and ``results/README.md``).
 """
 
 from __future__ import annotations

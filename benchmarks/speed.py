@@ -7,7 +7,8 @@ Every env is driven by the same loop (``agent_iter`` → ``last()`` → a seeded
 the mask's legal actions → ``step``) as ``raw_env`` and as wrapped ``env()``. Rounds of all
 configurations are interleaved, time is this process's CPU time, and each figure is the best round, so that load from other
 processes on the machine hurts every figure alike; the ratios against connect four are what to
-read. Prints steps/s, games/s and the ratios, and writes JSON with ``--json``.
+read. Prints steps/s, games/s and the ratios, writes JSON with ``--json`` and the table of
+``docs/benchmarks.md`` with ``--docs``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ import numpy as np
 
 import meadowzoo  # noqa: F401  (registers the games)
 from meadowzoo.envs.registry import GAMES, game_module, plugin
+
+#: the page whose table ``--docs`` rewrites (between ``<!-- speed:start -->`` and ``<!-- speed:end -->``)
+TABLE_PAGE = "docs/benchmarks.md"
 
 
 def configurations(game: str) -> list[tuple[str, dict]]:
@@ -100,8 +104,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per round and configuration")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts")
     parser.add_argument("--json", help="also write the figures to this file")
-    parser.add_argument("--readme", action="store_true",
-                        help="rewrite the speed table in README.md (between the speed markers)")
+    parser.add_argument("--docs", action="store_true",
+                        help=f"rewrite the speed table in {TABLE_PAGE} (between the speed markers)")
     args = parser.parse_args(argv)
     entries = connect_four() + candidates(args.game or list(GAMES))
     results = measure(entries, args.seconds, args.rounds)
@@ -116,12 +120,12 @@ def main(argv: list[str] | None = None) -> dict:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(results, handle, indent=2)
-    if args.readme:
-        write_readme_table(results, " ".join(["python -m benchmarks.speed"] + (argv if argv is not None else sys.argv[1:])))
+    if args.docs:
+        write_table(results, " ".join(["python -m benchmarks.speed"] + (argv if argv is not None else sys.argv[1:])))
     return results
 
 
-def write_readme_table(results: dict, command: str, path: str = "README.md") -> None:
+def write_table(results: dict, command: str, path: str = TABLE_PAGE) -> None:
     """Replace the table between ``<!-- speed:start -->`` and ``<!-- speed:end -->``."""
     lines = [f"`{command}` on {platform.node() or 'this machine'} ({os.cpu_count()} cores), "
              f"{time.strftime('%Y-%m-%d')}:", "",

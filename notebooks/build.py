@@ -29,8 +29,9 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
     return [
         ("markdown", f"# {title}\n\n{blurb}\n\nThis notebook shows the rules in pictures (`rgb_array` "
                      "frames of a seeded game), what an observation and an action mask look like, and the "
-                     "random and heuristic players against each other. Rules: `shared/rules/`; the full "
-                     f"specification is the docstring of `envs/{game}/env.py`."),
+                     "random and heuristic players against each other. Rules: "
+                     f"[`docs/rules/{game}.md`](../docs/rules/{game}.md); the full specification is the "
+                     f"docstring of `envs/{game}/env.py`."),
         ("code", f"import numpy as np\nimport matplotlib.pyplot as plt\nimport meadowzoo\nfrom meadowzoo.envs import {game}_v0\n"
                  "from meadowzoo.agents import make_agent\n"
                  f"env = {game}_v0.raw_env(num_players={players}, render_mode='rgb_array')\nenv.reset(seed=7)\n"
@@ -59,12 +60,13 @@ def game_notebook(game: str) -> list[tuple[str, str]]:
                  "others = [a for a in env.possible_agents if a != agent]\n"
                  "print('other masks empty:', all(not env.observe(a)['action_mask'].any() for a in others))"),
         ("markdown", "## Random against the heuristics\nA few seat-balanced two-player games each (the full "
-                     "tables with confidence intervals come from `meadowzoo.training.evaluate`, see the README)."),
-        ("code", "from meadowzoo.training.evaluate import evaluate\n"
+                     "tables with confidence intervals come from `meadowzoo.training.evaluate`, see "
+                     "[`results/README.md`](../results/README.md))."),
+        ("code", "from meadowzoo.training.evaluate import evaluate\nfrom meadowzoo.training.stats import interval_text\n"
                  f"game = '{game}'\n"
                  "for hero, opponent in [('greedy', 'random'), ('strong', 'greedy')]:\n"
                  "    pair = evaluate(game, 2, [hero, opponent], games=10, seed=1, progress=False)['head_to_head'][f'{hero}|{opponent}']\n"
-                 "    print(f\"{hero:>6} vs {opponent:<6}: placed better in {pair['share']:.0%} of 10 games, 95% CI {pair['share_ci'][0]:.2f}-{pair['share_ci'][1]:.2f}\")"),
+                 "    print(f\"{hero:>6} vs {opponent:<6}: placed better in {pair['share']:.0%} of 10 games, 95% CI {interval_text(pair['share_ci'])}\")"),
     ]
 
 
@@ -72,7 +74,7 @@ def training_notebook() -> list[tuple[str, str]]:
     return [
         ("markdown", "# Training walk-through\n\nA short self-play MaskablePPO run on Volle Wolle (2 players): "
                      "the Gymnasium view, the training command, the learning curve. Real runs use the same "
-                     "command with more timesteps (see the README's results table)."),
+                     "command with more timesteps (see [`results/README.md`](../results/README.md))."),
         ("code", "import gymnasium, numpy as np, meadowzoo\n"
                  "view = gymnasium.make('meadowzoo/VolleWolle-v0', opponents='random,greedy', num_players=2)\n"
                  "obs, info = view.reset(seed=0)\n"
@@ -99,7 +101,8 @@ def evaluation_notebook() -> list[tuple[str, str]]:
         ("markdown", "# Evaluation walk-through\n\nTournaments between players: seat-balanced schedules, win shares "
                      "and mean ranks with 95% intervals, per-seat results and ratings (OpenSkill for any number "
                      "of players, Bradley–Terry Elo). First a small live tournament, then the stored 400-game "
-                     "acceptance runs behind the README tables."),
+                     "acceptance runs behind the tables of "
+                     "[`results/README.md`](../results/README.md)."),
         ("code", "from meadowzoo.training.evaluate import evaluate, agent_table, seat_table\n"
                  "live = evaluate('haste_bock', 4, ['strong', 'greedy', 'random', 'random'], games=8, seed=0, progress=False)\n"
                  "print(agent_table(live))\nprint(seat_table(live))"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The acceptance tournaments behind the README tables (issue 5). Each run writes results/<name>/
+# The acceptance tournaments behind the tables of results/README.md (issue 5). Each run writes results/<name>/
 # (results.json with the exact command, CSV files, summary.png) and its terminal output to run.log.
 # Usage: bash results/acceptance.sh [name ...]   (no names: all runs in order)
 set -uo pipefail

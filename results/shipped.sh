@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The shipped trained agents (issue 6): how each was trained and the tournaments behind the README
-# tables. Training runs write runs/<name>/ (not committed); `meadowzoo.training.ship` copies the policy (or
+# The shipped trained agents (issue 6): how each was trained and the tournaments behind the tables
+# of results/README.md. Training runs write runs/<name>/ (not committed); `meadowzoo.training.ship` copies the policy (or
 # the afterstate value) and its training record to agents/trained/. Usage: bash results/shipped.sh [train|ship|evaluate] [name]
 # (names: the keys of TRAIN and FIT below, e.g. haste_bock_4p).
 set -uo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment: a CPU build of torch first, then meadowzoo
-# itself, editable, with its training, development, JAX and Ray extras (the test command runs the
-# JAX engines' and the local Ray cluster's tests). Reinstalls only when pyproject.toml changed.
+# itself, editable, with its training, development, JAX, Ray and examples extras (the test command runs
+# the JAX engines', the local Ray cluster's and the examples' tests). Reinstalls only when pyproject.toml changed.
 # Override the torch requirement with TORCH_SPEC (default torch==2.13.0) and the venv location with
 # MEADOWZOO_VENV. The browser tests drive Debian's chromium through its chromedriver: installed here
 # when missing and we are root (as CI is), else they are skipped with a note.
@@ -16,7 +16,7 @@ want="$(sha1sum pyproject.toml | cut -d' ' -f1) ${TORCH_SPEC:-torch==2.13.0}"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
-  "$venv/bin/python" -m pip install -q -e ".[train,dev,jax,ray]"
+  "$venv/bin/python" -m pip install -q -e ".[train,dev,jax,ray,examples]"
   echo "$want" > "$stamp"
 fi
 if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then

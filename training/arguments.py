@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 
 def positive_int(text: str) -> int:
@@ -45,3 +47,171 @@ def _float(text: str) -> float:
     if value != value or value in (float("inf"), float("-inf")):
         raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
     return value
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {value}")
+    return value
+
+
+def port(text: str) -> int:
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0..65535, got {value}")
+    return value
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` of ``--option``: ``true``/``false`` are booleans, ``none``/``null`` is None,
+    a whole number is an int, anything else stays a string (the env checks it)."""
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"options look like key=value, got {text!r}")
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    if lowered in ("none", "null"):
+        return key, None
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+# ---- the shared vocabulary of the command lines ---------------------------------------------------
+#: ``--players`` when not given, in every command line
+DEFAULT_PLAYERS = 2
+#: env options that have their own flag (or are the command's business), never ``--option``
+RESERVED_OPTIONS = {"num_players": "--players", "render_mode": None}
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help with the description as written and every default shown (``(default: …)``), except
+    where there is none to show (``None``, ``False``, an empty list)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default is None or default is False or default is argparse.SUPPRESS or default == []:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            text += " (default: %(default)s)"
+        return text
+
+
+def program_name(module: str) -> str:
+    """How the user started the command: the console script (``meadowzoo-train``) when that is
+    what runs, else ``python -m meadowzoo.training.<module>``."""
+    script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if script.startswith("meadowzoo-"):
+        return script
+    return f"python -m meadowzoo.training.{module}"
+
+
+def command_parser(module: str, description: str, **kwargs) -> argparse.ArgumentParser:
+    """The parser of the command line of ``meadowzoo.training.<module>``: named as it was started,
+    defaults shown in ``--help``."""
+    return argparse.ArgumentParser(prog=program_name(module), description=description,
+                                   formatter_class=HelpFormatter, **kwargs)
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, *, game_required: bool = True, options: bool = True,
+                       seed_help: str = "seed of everything random (same seed, same result)") -> None:
+    """``--game``, ``--players``, ``--seed`` and (where an env is made) ``--option KEY=VALUE``."""
+    from meadowzoo.envs.registry import GAMES
+
+    games = sorted(GAMES)
+    parser.add_argument("--game", choices=games, required=game_required, default=None if game_required else games[0],
+                        help="which game")
+    parser.add_argument("--players", type=positive_int, default=DEFAULT_PLAYERS, help="number of players (seats)")
+    parser.add_argument("--seed", type=int, default=0, help=seed_help)
+    if options:
+        parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE",
+                            help="env option (repeatable), e.g. --option max_turns=300 --option two_runners=true; "
+                                 "true/false, none and whole numbers are parsed")
+
+
+def check_game_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
+    """Check ``--players`` against the game and ``--option`` by building the env once; a bad value
+    is an argparse error naming the flag (exit status 2), never a traceback. Returns the env
+    options (``--option``s as a dict, without ``num_players``)."""
+    from meadowzoo.envs import game_module, plugin
+
+    counts = plugin(args.game).player_counts
+    if args.players not in counts:
+        parser.error(f"argument --players: {args.game} is for {_counts(counts)} players, not {args.players}")
+    options = dict(getattr(args, "option", None) or [])
+    for key in options:
+        if key in RESERVED_OPTIONS:
+            flag = RESERVED_OPTIONS[key]
+            parser.error(f"argument --option: {key} is not an env option here" + (f"; use {flag}" if flag else ""))
+    try:
+        game_module(args.game).raw_env(num_players=args.players, **options)
+    except TypeError as error:  # an unknown keyword
+        parser.error(f"argument --option: {args.game} has no such option ({error})")
+    except ValueError as error:
+        parser.error(f"argument --option: {error}")
+    return options
+
+
+def _counts(counts) -> str:
+    counts = sorted(counts)
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+#: whether :func:`check_agents` with ``before_fork=True`` builds parameterised agents (policy files …)
+#: in a fresh process: loading a network in the parent before a ``fork`` worker pool deadlocks the
+#: workers (torch's thread pool does not survive ``fork``)
+ISOLATE_BEFORE_FORK = True
+
+
+def agent_problem(specs, game: str) -> str | None:
+    """Why one of ``specs`` names no agent of ``game`` (each built once, then dropped), or None."""
+    from meadowzoo.agents import make_agent
+
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec, game, seed=0)
+        except (ValueError, OSError) as error:
+            return str(error)
+    return None
+
+
+def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, before_fork: bool = False) -> None:
+    """Every agent spec of ``flag`` names an agent of ``game``; else an argparse error. With
+    ``before_fork`` (the caller forks worker processes next) agents with a parameter, such as
+    ``policy:<file>``, are built in a fresh process (see :data:`ISOLATE_BEFORE_FORK`)."""
+    specs = list(specs)
+    if before_fork and ISOLATE_BEFORE_FORK and any(":" in spec for spec in specs):
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+            problem = pool.submit(agent_problem, specs, game).result()
+    else:
+        problem = agent_problem(specs, game)
+    if problem is not None:
+        parser.error(f"argument {flag}: {problem}")
+
+
+def check_writable(parser: argparse.ArgumentParser, flag: str, folder) -> None:
+    """Create ``folder`` and write a file there, so an output folder that cannot be written fails at
+    once, not after hours of games."""
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            pass
+    except OSError as error:
+        parser.error(f"argument {flag}: cannot write to {folder}: {error.strerror or error}")

@@ -21,7 +21,11 @@ played per node).
 Prints the per-agent table (wins, draws, losses, win share, mean rank, mean margin, each with a
 95% interval), the per-seat table, the head-to-head shares and the ratings; with ``--out DIR``
 writes ``DIR/results.json`` (the command, settings, every game record and all statistics),
-``DIR/agents.csv``, ``DIR/seats.csv``, ``DIR/head_to_head.csv`` and ``DIR/summary.png``.
+``DIR/agents.csv``, ``DIR/seats.csv``, ``DIR/head_to_head.csv`` and ``DIR/summary.png``. ``--out`` is
+created and test-written before the first game, so an unwritable folder fails at once. Ctrl-C
+(SIGINT) stops the tournament: the tables and files of the games finished so far are written,
+marked partial (``"partial": true`` and ``games_planned`` in ``results.json``, ``PARTIAL`` in the
+printed tables and the picture), and the command exits with status 130.
 """
 
 from __future__ import annotations
@@ -37,24 +41,12 @@ from pathlib import Path
 
 from meadowzoo.envs import GAMES
 from meadowzoo.training import ratings, stats, tournament
+from meadowzoo.training.arguments import (  # noqa: F401  (parse_option: its old home)
+    add_game_arguments, check_agents, check_game_arguments, check_writable, command_parser, parse_option, positive_int,
+)
 
 #: where the games run: local worker processes, or Ray tasks on a cluster
 BACKENDS = ("processes", "ray")
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    key, eq, value = text.partition("=")
-    if not eq:
-        raise argparse.ArgumentTypeError(f"options look like key=value, got {text!r}")
-    lowered = value.lower()
-    if lowered in ("true", "false"):
-        return key, lowered == "true"
-    if lowered in ("none", "null"):
-        return key, None
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
 
 
 def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 0, workers: int = 1,
@@ -64,7 +56,10 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
 
     ``backend="processes"`` plays the games in ``workers`` local processes; ``backend="ray"`` plays
     them as Ray tasks on the cluster at ``address`` (see :mod:`meadowzoo.training.ray_cluster`;
-    ``workers`` is then the cluster's CPU count). Both give the same records for the same seed."""
+    ``workers`` is then the cluster's CPU count). Both give the same records for the same seed.
+
+    Ctrl-C raises :class:`meadowzoo.training.tournament.Interrupted` whose ``result`` is this
+    dict for the games finished until then, marked ``partial`` (with ``games_planned``)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose {' or '.join(BACKENDS)}")
     if address is not None and backend != "ray":
@@ -73,14 +68,19 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     seatings = tournament.schedule(specs, players, games, mode)
     tasks = tournament.make_tasks(game, seatings, seed, options)
     start = time.time()
-    if backend == "ray":
-        from meadowzoo.training import ray_tournament
+    interrupted = None
+    try:
+        if backend == "ray":
+            from meadowzoo.training import ray_tournament
 
-        records, cluster = ray_tournament.run(tasks, address=address, progress=progress)
-        workers = cluster["cpus"]
-    else:
-        records = tournament.run(tasks, workers=workers, progress=progress)
-        cluster = {"nodes": 1, "cpus": workers}
+            records, cluster = ray_tournament.run(tasks, address=address, progress=progress)
+            workers = cluster["cpus"]
+        else:
+            records = tournament.run(tasks, workers=workers, progress=progress)
+            cluster = {"nodes": 1, "cpus": workers}
+    except tournament.Interrupted as stop:  # Ctrl-C: the statistics of the games finished so far
+        interrupted, records = stop, stop.records
+        cluster = {"nodes": None, "cpus": workers}
     if truncated == "standing":  # score a game cut at max_turns by its standing at the cut
         for record in records:
             if record["truncated"]:
@@ -98,6 +98,11 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
         "seconds_per_decision": _thinking(records, labels),
         "records": records,
     }
+    if interrupted is not None:
+        result["partial"] = True
+        result["games_planned"] = len(tasks)
+        interrupted.result = result
+        raise interrupted
     return result
 
 
@@ -111,15 +116,16 @@ def _thinking(records: list[dict], labels: list[str]) -> dict[str, float]:
 
 
 # ---- output ---------------------------------------------------------------------------------------
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+def _pct(x: float | None) -> str:
+    return stats.number_text(None if x is None else 100 * x, "5.1f") + ("%" if x is not None else "")
 
 
-def _ci(lo_hi: list[float], fmt: str = "{:.2f}", pct: bool = False) -> str:
-    lo, hi = lo_hi
-    if pct:
-        return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
-    return "[" + fmt.format(lo) + ", " + fmt.format(hi) + "]"
+def _ci(interval: list[float] | None, pct: bool = False) -> str:
+    return stats.interval_text(interval, percent=pct)
+
+
+def _num(x: float | None, spec: str) -> str:
+    return stats.number_text(x, spec)
 
 
 def agent_table(result: dict) -> str:
@@ -129,8 +135,8 @@ def agent_table(result: dict) -> str:
         skill = result["openskill"][label]
         lines.append(
             f"{label:<22} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  {_pct(s['win_share']):>7} "
-            f"{_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}  "
-            f"{s['mean_margin']:>7.2f} {_ci(s['mean_margin_ci']):>16}  {skill['mu']:>9.1f} "
+            f"{_ci(s['win_share_ci'], pct=True):>14}  {_num(s['mean_rank'], '>5.2f')} {_ci(s['mean_rank_ci']):>14}  "
+            f"{_num(s['mean_margin'], '>7.2f')} {_ci(s['mean_margin_ci']):>16}  {skill['mu']:>9.1f} "
             f"{result['bradley_terry_elo'][label]:>7.0f}")
     return "\n".join(lines)
 
@@ -143,7 +149,8 @@ def seat_table(result: dict) -> str:
                 continue
             lines.append(
                 f"{label:<22} {seat:>4} {s['games']:>5} {s['wins']:>5} {s['draws']:>4} {s['losses']:>5}  "
-                f"{_pct(s['win_share']):>7} {_ci(s['win_share_ci'], pct=True):>14}  {s['mean_rank']:>5.2f} {_ci(s['mean_rank_ci']):>14}")
+                f"{_pct(s['win_share']):>7} {_ci(s['win_share_ci'], pct=True):>14}  {_num(s['mean_rank'], '>5.2f')} "
+                f"{_ci(s['mean_rank_ci']):>14}")
     return "\n".join(lines)
 
 
@@ -155,9 +162,18 @@ def pair_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def partial_note(result: dict) -> str:
+    """"" for a complete tournament; else the warning every table of a partial one carries."""
+    if not result.get("partial"):
+        return ""
+    return f"PARTIAL: interrupted after {result['games']} of {result['games_planned']} games"
+
+
 def report(result: dict) -> str:
     head = (f"{result['game']}, {result['players']} players, {result['games']} games, seed {result['seed']}, "
             f"{result['truncated_games']} truncated, margin in {result['margin_unit']} points")
+    if result.get("partial"):
+        head = partial_note(result) + "\n" + head
     return "\n\n".join([head, agent_table(result), seat_table(result), pair_table(result)])
 
 
@@ -184,7 +200,8 @@ def write_outputs(result: dict, out: Path) -> None:
         w.writerow(["a", "b", "meetings", "share", "share_ci", "significant"])
         for h in result["head_to_head"].values():
             w.writerow([h["a"], h["b"], h["meetings"], _cell(h["share"]), _cell(h["share_ci"]), h["significant"]])
-    plot(result, out / "summary.png")
+    if result["games"]:
+        plot(result, out / "summary.png")
 
 
 def _cell(value):
@@ -204,44 +221,74 @@ def plot(result: dict, path: Path) -> None:
     per = result["per_agent"]
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(labels) + 2))
     for ax, key, title in ((axes[0], "win_share", "win share (draws ½)"), (axes[1], "mean_rank", "mean rank (1 = first)")):
-        values = [per[a][key] for a in labels]
-        lo = [per[a][key] - per[a][key + "_ci"][0] for a in labels]
-        hi = [per[a][key + "_ci"][1] - per[a][key] for a in labels]
+        values = [per[a][key] or 0.0 for a in labels]
+        # no error bar where there is no interval (fewer than two games)
+        lo = [per[a][key] - per[a][key + "_ci"][0] if per[a][key + "_ci"] else 0.0 for a in labels]
+        hi = [per[a][key + "_ci"][1] - per[a][key] if per[a][key + "_ci"] else 0.0 for a in labels]
         ax.barh(labels, values, xerr=[lo, hi], color="#7a9e5a", capsize=4)
         ax.set_title(title)
         ax.invert_yaxis()
     axes[0].axvline(0.5 if result["players"] == 2 else 1 / result["players"], color="grey", lw=0.8, ls="--")
-    fig.suptitle(f"{result['game']}, {result['players']} players, {result['games']} games (95% intervals)")
+    fig.suptitle(f"{result['game']}, {result['players']} players, {result['games']} games (95% intervals)"
+                 + (f"\n{partial_note(result)}" if result.get("partial") else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="Seat-balanced tournament between agents.")
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=int, default=2)
+def parse_args(argv: list[str] | None = None):
+    """The checked command line: every bad value is an argparse error (exit status 2) before any
+    game is played; ``args.env_options`` and ``args.specs`` hold the parsed options and agents."""
+    parser = command_parser("evaluate", "Seat-balanced tournament between agents.")
+    add_game_arguments(parser, seed_help="master seed (every game's seed is drawn from it)")
     parser.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strong,greedy,random,mcts:200")
-    parser.add_argument("--games", type=int, default=400, help="games (table mode) or games per pairing (pairs mode)")
-    parser.add_argument("--mode", choices=["table", "pairs"], default="table")
-    parser.add_argument("--seed", type=int, default=0, help="master seed")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+    parser.add_argument("--games", type=positive_int, default=400,
+                        help="games (table mode) or games per pairing (pairs mode)")
+    parser.add_argument("--mode", choices=["table", "pairs"], default="table",
+                        help="table: every game seats all agents, rotating seats; pairs: every pairing of agents (2 players)")
+    parser.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (processes backend)")
     parser.add_argument("--backend", choices=BACKENDS, default=None,
                         help="processes (default) or ray: games as Ray tasks across a cluster")
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); implies --backend ray")
-    parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
     parser.add_argument("--out", type=Path, help="directory for results.json, CSV files and summary.png")
     parser.add_argument("--truncated", choices=["draw", "standing"], default="draw",
                         help="a game cut at max_turns counts as the env scores it (a draw, reward 0 for all) "
                              "or by the standing at the cut (points or race positions)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    result = evaluate(args.game, args.players, args.agents.split(","), args.games, seed=args.seed,
-                      workers=args.workers, mode=args.mode, options=dict(args.option), progress=not args.quiet,
-                      truncated=args.truncated, backend=args.backend or ("ray" if args.address else "processes"),
-                      address=args.address)
-    result["command"] = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+    options = check_game_arguments(parser, args)
+    specs = args.agents.split(",")
+    local = (args.backend or ("ray" if args.address else "processes")) == "processes"
+    check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1)
+    try:
+        tournament.schedule(specs, args.players, args.games, args.mode)
+    except ValueError as error:
+        parser.error(f"argument --agents: {error}")
+    if args.out is not None:  # before any game: a folder that cannot be written fails now
+        check_writable(parser, "--out", args.out)
+    args.env_options, args.specs = options, specs
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    options, specs = args.env_options, args.specs
+    command = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+    try:
+        result = evaluate(args.game, args.players, specs, args.games, seed=args.seed,
+                          workers=args.workers, mode=args.mode, options=options, progress=not args.quiet,
+                          truncated=args.truncated, backend=args.backend or ("ray" if args.address else "processes"),
+                          address=args.address)
+    except tournament.Interrupted as stop:  # Ctrl-C: keep what was played, exit as interrupted
+        result = stop.result
+        result["command"] = command
+        print("\n" + report(result))
+        if args.out:
+            write_outputs(result, args.out)
+            print(f"\nwrote the partial results to {args.out}")
+        sys.exit(130)
+    result["command"] = command
     print(report(result))
     if args.out:
         write_outputs(result, args.out)

@@ -39,6 +39,7 @@ import numpy as np
 from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT
 from meadowzoo.envs.haste_bock.afterstate import GAME, INPUT_SIZE, SLOTS, dense
 from meadowzoo.training.afterstate_data import generate
+from meadowzoo.training.arguments import command_parser
 
 
 def build_net(hidden: list[int]):
@@ -179,7 +180,7 @@ def save_value(net, path: str | Path, num_players: int, hidden: list[int], note:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = command_parser("fit_afterstate_value", __doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=0, help="master seed of the recorded games")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meadowzoo.training.progress import Progress
 from meadowzoo.training.runner import advance, imitation_seeds, start
 
 
@@ -37,20 +38,28 @@ class Demonstrations:
 
 
 def collect(game: str, players: int, teacher: str, games: int, seed: int, advice: str | None = None,
-            workers: int = 1, **options) -> Demonstrations:
+            workers: int = 1, progress: Progress | None = None, **options) -> Demonstrations:
     """Decisions of ``teacher`` playing every seat of ``games`` seeded games (observations followed
     by the ``advice`` block if given). ``workers`` processes split the games; the data is the same
-    for any number of workers (each game is seeded by its index)."""
+    for any number of workers and chunks (each game is seeded by its index, chunks are joined in
+    order). ``progress`` (a :class:`~meadowzoo.training.progress.Progress` over ``games``) is
+    told about every finished game or chunk."""
     if workers > 1 and games > 1:
         from meadowzoo.training.processes import worker_pool
 
+        # about four chunks per worker: progress is reported per chunk
+        parts_wanted = min(games, 4 * workers)
         chunks = [(game, players, teacher, seed, list(part), advice, options)
-                  for part in np.array_split(np.arange(games), min(workers, games)) if len(part)]
-        with worker_pool(len(chunks), "spawn") as pool:
-            parts = pool.map(_collect_chunk, chunks)
+                  for part in np.array_split(np.arange(games), parts_wanted) if len(part)]
+        parts = []
+        with worker_pool(min(workers, len(chunks)), "spawn") as pool:
+            for chunk, part in zip(chunks, pool.imap(_collect_chunk, chunks)):
+                parts.append(part)
+                if progress is not None:
+                    progress.update(len(chunk[4]))
         return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in
                                 ("observations", "masks", "actions", "returns")))
-    return _collect_games(game, players, teacher, seed, range(games), advice, options)
+    return _collect_games(game, players, teacher, seed, range(games), advice, options, progress)
 
 
 def _collect_chunk(job: tuple) -> Demonstrations:
@@ -62,7 +71,7 @@ def _collect_chunk(job: tuple) -> Demonstrations:
 
 
 def _collect_games(game: str, players: int, teacher: str, seed: int, indices, advice: str | None,
-                   options: dict) -> Demonstrations:
+                   options: dict, progress: Progress | None = None) -> Demonstrations:
     if advice is not None:
         from meadowzoo.agents.advice import env_advice
     observations, masks, actions, returns = [], [], [], []
@@ -85,13 +94,16 @@ def _collect_games(game: str, players: int, teacher: str, seed: int, indices, ad
         final = env._cumulative_rewards
         returns.extend(float(final[agent]) for agent in deciders)
         assert len(returns) == len(actions) == len(observations)
+        if progress is not None:
+            progress.update()
     return Demonstrations(np.asarray(observations, dtype=np.float32), np.asarray(masks, dtype=bool),
                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32))
 
 
 def pretrain(model, data: Demonstrations, epochs: int = 10, batch_size: int = 256, learning_rate: float = 1e-3,
-             value_weight: float = 0.5, seed: int = 0) -> list[float]:
-    """Fit ``model.policy`` (MaskablePPO) to the demonstrations; returns the loss per epoch."""
+             value_weight: float = 0.5, seed: int = 0, progress: Progress | None = None) -> list[float]:
+    """Fit ``model.policy`` (MaskablePPO) to the demonstrations; returns the loss per epoch.
+    ``progress`` (over ``epochs``) is told about every finished epoch and its loss."""
     import torch
 
     policy = model.policy
@@ -115,6 +127,8 @@ def pretrain(model, data: Demonstrations, epochs: int = 10, batch_size: int = 25
             optimiser.step()
             total += float(loss.detach()) * len(batch)
         losses.append(total / len(order))
+        if progress is not None:
+            progress.update(note=f"loss {losses[-1]:.4f}")
     policy.set_training_mode(False)
     return losses
 

@@ -65,6 +65,10 @@ def run(tasks: list[GameTask], address: str | None = None, progress: bool = True
                     records += chunk_records
                     per_node[node] += len(chunk_records)
                     bar and bar.update(len(chunk_records))
+        except KeyboardInterrupt:  # keep the finished games (see tournament.Interrupted)
+            from meadowzoo.training.tournament import Interrupted
+
+            raise Interrupted(sorted(records, key=lambda r: r["index"])) from None
         finally:
             if bar is not None:
                 bar.close()

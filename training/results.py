@@ -1,35 +1,39 @@
-"""Regenerate the results section of the README from stored tournament output.
+"""Regenerate the result tables of ``results/README.md`` from stored tournament output.
 
-    python -m meadowzoo.training.results            # rewrite README.md between the markers
-    python -m meadowzoo.training.results --check    # exit 1 if README.md is not what the results give
+    python -m meadowzoo.training.results            # rewrite results/README.md between the markers
+    python -m meadowzoo.training.results --check    # exit 1 if results/README.md is not what the results give
 
 Every ``results/<name>/results.json`` written by ``python -m meadowzoo.training.evaluate --out`` becomes one
 table: the exact command that produced it, then per agent wins–draws–losses, win share, mean rank
 and mean margin with 95% intervals, and the ratings; for every pair of agents the head-to-head
 share with its interval and whether it is significant. Nothing in the section is typed by hand:
-it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``.
+it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``. Links to the
+``results.json`` files are relative to the folder of the file written (``--readme``).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import sys
 from pathlib import Path
+
+from meadowzoo.training.arguments import command_parser
+from meadowzoo.training.stats import interval_text, number_text
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _ci_pct(ci: list[float]) -> str:
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+def _ci_pct(ci: list[float] | None) -> str:
+    return interval_text(ci, percent=True)
 
 
-def _ci(ci: list[float]) -> str:
-    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+def _ci(ci: list[float] | None) -> str:
+    return interval_text(ci)
 
 
 def _training_lines(labels) -> list[str]:
@@ -63,8 +67,11 @@ def _training_lines(labels) -> list[str]:
 def result_section(result: dict, path: str) -> str:
     """Markdown for one stored tournament."""
     per = result["per_agent"]
+    heading = f"#### {result['game']}, {result['players']} players, {result['games']} games"
+    if result.get("partial"):  # an evaluate run stopped by Ctrl-C
+        heading += f" (PARTIAL: interrupted, {result['games_planned']} planned)"
     lines = [
-        f"#### {result['game']}, {result['players']} players, {result['games']} games",
+        heading,
         "",
         f"`{result.get('command', '(command not recorded)')}` → [`{path}`]({path})",
         "",
@@ -76,7 +83,8 @@ def result_section(result: dict, path: str) -> str:
         skill = result["openskill"][label]
         lines.append(
             f"| `{label}` | {s['wins']}–{s['draws']}–{s['losses']} | {_pct(s['win_share'])} {_ci_pct(s['win_share_ci'])} "
-            f"| {s['mean_rank']:.2f} {_ci(s['mean_rank_ci'])} | {s['mean_margin']:+.2f} {_ci(s['mean_margin_ci'])} "
+            f"| {number_text(s['mean_rank'], '.2f')} {_ci(s['mean_rank_ci'])} "
+            f"| {number_text(s['mean_margin'], '+.2f')} {_ci(s['mean_margin_ci'])} "
             f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
             f"| {result['seconds_per_decision'][label]:.4f} |")
     lines += _training_lines(per)
@@ -84,7 +92,7 @@ def result_section(result: dict, path: str) -> str:
     if pairs:
         lines += ["", "| A | B | meetings | A placed better [95% CI] | significant |", "|---|---|---|---|---|"]
         for h in pairs:
-            verdict = "A better" if h["significant"] else "B better" if h["share_ci"][1] < 0.5 else "no"
+            verdict = "A better" if h["significant"] else "B better" if h["share_ci"] and h["share_ci"][1] < 0.5 else "no"
             lines.append(f"| `{h['a']}` | `{h['b']}` | {h['meetings']} | {_pct(h['share'])} {_ci_pct(h['share_ci'])} | {verdict} |")
     if result.get("truncated_games"):
         lines += ["", f"{result['truncated_games']} games were truncated at `max_turns` (reward 0 for all)."]
@@ -97,7 +105,7 @@ def render(results_dir: Path, root: Path) -> str:
         return "No stored results yet."
     results = [(json.loads(f.read_text()), f) for f in files]
     results.sort(key=lambda item: (item[0]["game"], item[0]["players"], str(item[1])))
-    return "\n\n".join(result_section(r, f.relative_to(root).as_posix()) for r, f in results)
+    return "\n\n".join(result_section(r, Path(os.path.relpath(f, root)).as_posix()) for r, f in results)
 
 
 def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
@@ -116,12 +124,21 @@ def update(readme: Path, results_dir: Path, check: bool = False) -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the README results section from results/*/results.json.")
-    parser.add_argument("--readme", type=Path, default=Path("README.md"))
-    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser = command_parser("results", "Regenerate the result tables of results/README.md from results/*/results.json.")
+    parser.add_argument("--readme", type=Path, default=Path("results/README.md"),
+                        help="the file whose marked results section is rewritten")
+    parser.add_argument("--results", type=Path, default=Path("results"),
+                        help="folder of tournament results (<name>/results.json)")
     parser.add_argument("--check", action="store_true", help="only check; exit 1 when out of date")
     args = parser.parse_args(argv)
-    fresh = update(args.readme, args.results, check=args.check)
+    if not args.readme.is_file():
+        parser.error(f"argument --readme: no file {args.readme}")
+    if not args.results.is_dir():
+        parser.error(f"argument --results: no folder {args.results}")
+    try:
+        fresh = update(args.readme, args.results, check=args.check)
+    except ValueError as error:
+        parser.error(f"argument --readme: {error}")
     if args.check and not fresh:
         print(f"{args.readme} is out of date: run python -m meadowzoo.training.results", file=sys.stderr)
         sys.exit(1)

@@ -20,7 +20,8 @@ Only the agent to move gets an observation (a turn-based game); its action is a 
 index that must be legal (an illegal one raises, as in the PettingZoo env).
 
 Rewards: each RLlib agent receives the env's rewards of its seat (the game's final rank rewards,
-+1 first … −1 last, 0 before the end, 0 for all on truncation at ``max_turns``), whoever made
++1 first … −1 last, 0 before the end; on truncation at ``max_turns`` 0 for all, or with the env
+option ``truncation_scoring="standing"`` the rank rewards of the standing at the cut), whoever made
 the move that produced them, in the step that produced them. At the end every RLlib agent of the
 episode is terminated (or truncated) and ``"__all__"`` is set; no final observation is sent.
 

@@ -42,7 +42,7 @@ from pathlib import Path
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
 from meadowzoo.envs import GAMES
-from meadowzoo.training.evaluate import parse_option
+from meadowzoo.training.arguments import parse_option
 from meadowzoo.training.rllib_env import LEARNER, MeadowzooMultiAgentEnv
 
 MAIN = "main"

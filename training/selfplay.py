@@ -9,14 +9,31 @@ PettingZoo + SB3 connect-four wrapper:
   happens on an opponent's move (the learner receives its final reward in the step that led to the
   end, whoever made the last move);
 * rewards are the env's final rank rewards of the learner's seat (+1 first … −1 last), never an
-  opponent's; 0 on truncation and on every non-final step;
-* the learner's action mask is exposed as ``action_masks()`` for sb3-contrib's MaskablePPO.
+  opponent's; 0 on every non-final step; on a ``max_turns`` truncation 0
+  (``truncation_scoring="draw"``, the default) or the rank reward of the learner's place in the
+  standing at the cut (``truncation_scoring="standing"``, :mod:`meadowzoo.envs.core.standing`) —
+  the learning signal of games that random play rarely finishes (Hase und Igel);
+* the learner's action mask is exposed as ``action_masks()`` for sb3-contrib's MaskablePPO, and as
+  ``info["action_mask"]`` (bool, a copy) after every reset and step;
+* a masked (illegal) action is handled as ``illegal_action`` says: ``"lose"`` (the default, as
+  PettingZoo's ``TerminateIllegalWrapper``): the game is left untouched, the episode ends
+  (``terminated``) with the last-place reward −1 for the learner (0 for the other seats in
+  ``info["final_rewards"]``), and ``info["illegal_action"]`` names the action and the legal ones;
+  ``"raise"``: ``ValueError`` naming the action and the legal ones, and nothing changes (the
+  episode goes on). So anything that samples the action space (``check_env`` of Gymnasium and
+  Stable-Baselines3, collectors without masks) runs; masking learners never see the penalty. An
+  action that is not an index of the action space at all raises ``ValueError`` in either mode.
 
 Spaces: ``observation_space`` is the game's ``observation`` Box (the learner's egocentric view),
 followed, with ``advice="strong"``, by the strong heuristic's advice block on the learner's
 decision (:mod:`meadowzoo.agents.advice`; for :class:`meadowzoo.agents.advised_policy.AdvisedPolicy`);
 ``action_space`` the game's ``Discrete``. ``info`` carries ``action_mask``, ``seat`` and, at the
-end, ``final_rewards`` of every seat.
+end, ``final_rewards`` of every seat. At the end of an episode the mask is all zero (no decision).
+
+Options: ``opponents`` (agent specs, comma-separated, or an ``OpponentPool``; default ``random``),
+``seat`` (the learner's seat; default drawn per episode), ``advice``, ``illegal_action``
+(``"lose"`` or ``"raise"``), ``render_mode``, and the game's env options (``num_players``,
+``max_turns``, ``truncation_scoring`` …, see each game's env module).
 
 Seeding: ``reset(seed=…)`` seeds the view's Gymnasium generator, which draws the env's seed, the
 learner's seat, every opponent from the pool and the opponent's seed, in that order (the order
@@ -41,10 +58,16 @@ from meadowzoo.training.pool import OpponentPool
 from meadowzoo.training.runner import advance
 
 
+#: how :meth:`SelfPlayEnv.step` handles a masked action, the default first (see the module docstring)
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+#: the learner's reward when it loses by an illegal action: the rank reward of the last place
+ILLEGAL_ACTION_REWARD = -1.0
+
+
 class SelfPlayEnv(gymnasium.Env):
     """One learner seat against opponents from a pool; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -53,8 +76,12 @@ class SelfPlayEnv(gymnasium.Env):
         seat: int | None = None,
         render_mode: str | None = None,
         advice: str | None = None,
+        illegal_action: str = "lose",
         **env_options: Any,
     ) -> None:
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self.illegal_action = illegal_action
         self.game_name = game
         self.raw = game_module(game).raw_env(render_mode=render_mode, **env_options)
         self.render_mode = render_mode
@@ -77,6 +104,7 @@ class SelfPlayEnv(gymnasium.Env):
         self.learner = first
         self.opponents: dict[str, Any] = {}
         self._learner_mask: np.ndarray | None = None  # built once per decision by _info()
+        self._forfeit: str | None = None  # why the learner lost by an illegal action, if it did
 
     # ---- episode ---------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -89,6 +117,7 @@ class SelfPlayEnv(gymnasium.Env):
         if options and "seat" in options:
             seat = int(options["seat"])
         self.learner = self.agents[seat]
+        self._forfeit = None
         self.opponents = {}
         for agent in self.agents:
             if agent != self.learner:
@@ -102,12 +131,31 @@ class SelfPlayEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._finished():
             raise RuntimeError("the episode is over; call reset()")
-        self.raw.step(int(action))
+        action = self._index(action)
+        if not self._learner_mask[action]:  # the mask of this decision, built by _info()
+            message = self.raw._illegal_message(self.learner, action, self.raw.legal_actions())
+            if self.illegal_action == "raise":
+                raise ValueError(message)
+            self._forfeit = message
+            return self._observation(), ILLEGAL_ACTION_REWARD, True, False, self._info()
+        self.raw.step(action)
         self._play_opponents()
         terminated = all(self.raw.terminations.values())
         truncated = not terminated and all(self.raw.truncations.values())
-        reward = float(self.raw.rewards[self.learner]) if terminated else 0.0
+        # the env's rewards of the end: the final ranks, or a truncation's (0, or the standing's)
+        reward = float(self.raw.rewards[self.learner]) if terminated or truncated else 0.0
         return self._observation(), reward, terminated, truncated, self._info()
+
+    def _index(self, action: Any) -> int:
+        """``action`` as an index of the action space, else ``ValueError`` (in either mode: it is
+        no action at all, a caller's bug, not a move)."""
+        if isinstance(action, np.ndarray) and action.size == 1:  # e.g. a vectorised sample, shape (1,)
+            action = action.reshape(())[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an integer index of the action space, got {action!r}")
+        if not 0 <= action < self.action_space.n:
+            raise ValueError(f"action {action} out of range 0..{self.action_space.n - 1}")
+        return int(action)
 
     def _play_opponents(self) -> None:
         """Let the opponents decide until it is the learner's decision or the game is over (the
@@ -115,6 +163,8 @@ class SelfPlayEnv(gymnasium.Env):
         advance(self.raw, self.opponents, until=self.learner)
 
     def _finished(self) -> bool:
+        if self._forfeit is not None:
+            return True
         agent = self.raw.agent_selection
         return self.raw.terminations[agent] or self.raw.truncations[agent]
 
@@ -129,17 +179,25 @@ class SelfPlayEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib's MaskablePPO calls this)."""
         # the mask of the current decision, built once by _info() after every reset and step
-        mask = self._learner_mask if self._learner_mask is not None else self.raw.action_mask(self.learner)
-        return mask.astype(bool)
+        if self._learner_mask is None:
+            return self.raw.action_mask(self.learner).astype(bool)
+        return self._learner_mask.copy()
 
     def add_snapshot_to_pool(self, path: str) -> None:
         """Add a frozen learner policy to this env's opponent pool (called through VecEnvs)."""
         self.pool.add_snapshot(path)
 
     def _info(self) -> dict:
-        self._learner_mask = self.raw.action_mask(self.learner)
+        if self._forfeit is None:
+            self._learner_mask = self.raw.action_mask(self.learner).astype(bool)
+        else:  # the episode is over: no decision
+            self._learner_mask = np.zeros(self.action_space.n, dtype=bool)
         info = {"action_mask": self._learner_mask.copy(), "seat": self.agents.index(self.learner)}
-        if self._finished():
+        if self._forfeit is not None:
+            info["illegal_action"] = self._forfeit
+            info["final_rewards"] = {agent: ILLEGAL_ACTION_REWARD if agent == self.learner else 0.0
+                                     for agent in self.agents}
+        elif self._finished():
             info["final_rewards"] = dict(self.raw.rewards)
         return info
 

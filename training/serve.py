@@ -14,28 +14,28 @@ says otherwise: it is meant for the person at this machine.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+from meadowzoo.training.arguments import command_parser, non_negative_float, non_negative_int, port, positive_int
 from meadowzoo.training.web import gif, replay
 from meadowzoo.training.web.server import App, Server
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Play and watch meadowzoo games in the browser.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+    parser = command_parser("serve", "Play and watch meadowzoo games in the browser.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=port, default=8000, help="port (0: any free port)")
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="folder of tournament results (<name>/results.json) to replay")
-    parser.add_argument("--agent-delay", type=float, default=0.4,
+    parser.add_argument("--agent-delay", type=non_negative_float, default=0.4,
                         help="seconds an agent waits before each move, so that people can follow")
     parser.add_argument("--verbose", action="store_true", help="log every request")
     parser.add_argument("--gif", type=Path, help="write the replay of --replay as an animated GIF and exit")
     parser.add_argument("--replay", type=Path, help="a saved game (.json) or a tournament results.json (with --index)")
-    parser.add_argument("--index", type=int, help="which game of a tournament results.json")
-    parser.add_argument("--frame-ms", type=int, default=600, help="GIF: milliseconds per move")
-    parser.add_argument("--first", type=int, default=0, help="GIF: first position (moves played before it)")
-    parser.add_argument("--last", type=int, help="GIF: last position (default: the end)")
+    parser.add_argument("--index", type=non_negative_int, help="which game of a tournament results.json")
+    parser.add_argument("--frame-ms", type=positive_int, default=600, help="GIF: milliseconds per move")
+    parser.add_argument("--first", type=non_negative_int, default=0, help="GIF: first position (moves played before it)")
+    parser.add_argument("--last", type=non_negative_int, help="GIF: last position (default: the end)")
     args = parser.parse_args(argv)
     if args.gif or args.replay:
         if not (args.gif and args.replay):
@@ -43,15 +43,16 @@ def main(argv: list[str] | None = None) -> None:
         try:
             loaded = replay.load_file(args.replay, args.index)
             gif.write_gif(loaded, args.gif, frame_ms=args.frame_ms, first=args.first, last=args.last)
-        except ValueError as error:
-            parser.error(str(error))
+        except (ValueError, OSError) as error:
+            parser.error(f"argument --replay: {error}")
         print(f"wrote {args.gif} ({len(loaded)} moves of {loaded.source})")
         return
-    if args.agent_delay < 0:
-        parser.error("--agent-delay must be at least 0")
-    server = Server((args.host, args.port), App(args.results, args.agent_delay), verbose=args.verbose)
-    host, port = server.server_address[:2]
-    print(f"meadowzoo: open http://{host}:{port}/ in a browser (Ctrl-C stops)", flush=True)
+    try:
+        server = Server((args.host, args.port), App(args.results, args.agent_delay), verbose=args.verbose)
+    except OSError as error:  # the port is taken, the address is not this machine's …
+        parser.error(f"argument --port: cannot listen on {args.host}:{args.port}: {error.strerror or error}")
+    host, bound = server.server_address[:2]
+    print(f"meadowzoo: open http://{host}:{bound}/ in a browser (Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -27,7 +27,11 @@ def command_line(args: dict) -> list[str]:
     """The command-line flags equivalent to parsed training arguments."""
     flags = []
     for key, value in args.items():
-        if value is None or value is False:
+        if value is None or value is False or value == []:
+            continue
+        if key == "option":  # repeatable --option KEY=VALUE, stored as [key, value] pairs
+            for name, setting in value:
+                flags += ["--option", f"{name}={setting}"]
             continue
         flags.append("--" + key.replace("_", "-"))
         if value is not True:

@@ -10,7 +10,12 @@ env's final reward and, where the game keeps points, the score. Definitions:
   rank), so a truncated game gives every seat the middle rank.
 * **margin** — own score minus the best opponent's score where the game keeps points (Haste
   Bock?, Volle Wolle), else own reward minus the best opponent's reward (Hase und Igel).
-* Means get a Student-t interval (normal quantile corrected for small samples).
+* Means get a Student-t interval (normal quantile corrected for small samples), cut to the range
+  the quantity can take: a mean rank lies in [1, players]; a reward margin in [-2, 2] (rank
+  rewards lie in [-1, 1]); a score margin within the spread of the scores the tournament saw
+  (largest minus smallest), since no game's rules bound points in advance here.
+* **No interval below two games**: with 0 or 1 games every interval is ``None`` (tables print
+  ``n<2``), and a mean of no games is ``None`` too — never NaN or an unbounded t interval.
 * **head-to-head** — for every pair of agents that met: the share of games in which A placed
   better than B (ties count half), with Wilson's interval. "A beats B" is significant when the
   lower end is above 50%.
@@ -26,10 +31,15 @@ from statistics import NormalDist
 Z95 = NormalDist().inv_cdf(0.975)
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (``successes`` may be fractional: draws count half)."""
-    if n == 0:
-        return (0.0, 1.0)
+#: fewer samples than this get no interval at all
+MIN_SAMPLES = 2
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion (``successes`` may be fractional: draws count half);
+    ``None`` below :data:`MIN_SAMPLES` samples."""
+    if n < MIN_SAMPLES:
+        return None
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -52,17 +62,23 @@ def t_quantile(df: int, z: float = Z95) -> float:
             + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
 
 
-def mean_ci(values: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% t interval; a single value has an infinite interval."""
+def mean_ci(values: list[float], low: float = -math.inf, high: float = math.inf
+            ) -> tuple[float | None, float | None, float | None]:
+    """Mean and its 95% t interval cut to ``[low, high]`` (the range the values can take); the
+    interval is ``(None, None)`` below :data:`MIN_SAMPLES` values, the mean ``None`` for none."""
     n = len(values)
     if n == 0:
-        return (math.nan, math.nan, math.nan)
+        return (None, None, None)
     mean = sum(values) / n
-    if n == 1:
-        return (mean, -math.inf, math.inf)
+    if n < MIN_SAMPLES:
+        return (mean, None, None)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
+    return (mean, max(low, mean - half), min(high, mean + half))
+
+
+def _interval(low: float | None, high: float | None) -> list[float] | None:
+    return None if low is None else [low, high]
 
 
 def seat_outcomes(record: dict) -> list[dict]:
@@ -87,30 +103,47 @@ def seat_outcomes(record: dict) -> list[dict]:
             "rank": 1 + (1 - reward) * (n - 1) / 2,
             "margin": points[seat] - max(others),
             "reward": reward,
+            "players": n,
         })
     return out
 
 
-def summarise(rows: Iterable[dict]) -> dict:
-    """Counts, win share and means with intervals over seat outcomes."""
+def margin_bounds(records: list[dict]) -> tuple[float, float]:
+    """The range a margin can take (see the module docstring): [-2, 2] for reward margins, ± the
+    spread of the scores seen for score margins."""
+    scored = [record["scores"] for record in records if record.get("scores") is not None]
+    if not scored:
+        return (-2.0, 2.0)
+    spread = max(max(s) for s in scored) - min(min(s) for s in scored)
+    return (-spread, spread)
+
+
+def summarise(rows: Iterable[dict], margins: tuple[float, float] = (-math.inf, math.inf)) -> dict:
+    """Counts, win share and means with intervals over seat outcomes (``margins``: the range a
+    margin can take, :func:`margin_bounds`)."""
     rows = list(rows)
     n = len(rows)
     counts = {k: sum(1 for r in rows if r["outcome"] == k) for k in ("win", "draw", "loss")}
-    share = (counts["win"] + counts["draw"] / 2) / n if n else math.nan
-    rank, rank_lo, rank_hi = mean_ci([r["rank"] for r in rows])
-    margin, margin_lo, margin_hi = mean_ci([r["margin"] for r in rows])
+    share = (counts["win"] + counts["draw"] / 2) / n if n else None
+    players = max((r["players"] for r in rows), default=1)
+    rank, rank_lo, rank_hi = mean_ci([r["rank"] for r in rows], 1.0, float(players))
+    margin, margin_lo, margin_hi = mean_ci([r["margin"] for r in rows], *margins)
     return {
         "games": n,
         "wins": counts["win"], "draws": counts["draw"], "losses": counts["loss"],
-        "win_rate": counts["win"] / n if n else math.nan,
-        "win_rate_ci": list(wilson(counts["win"], n)),
+        "win_rate": counts["win"] / n if n else None,
+        "win_rate_ci": _list(wilson(counts["win"], n)),
         "win_share": share,
-        "win_share_ci": list(wilson(counts["win"] + counts["draw"] / 2, n)),
-        "draw_rate_ci": list(wilson(counts["draw"], n)),
-        "loss_rate_ci": list(wilson(counts["loss"], n)),
-        "mean_rank": rank, "mean_rank_ci": [rank_lo, rank_hi],
-        "mean_margin": margin, "mean_margin_ci": [margin_lo, margin_hi],
+        "win_share_ci": _list(wilson(counts["win"] + counts["draw"] / 2, n)),
+        "draw_rate_ci": _list(wilson(counts["draw"], n)),
+        "loss_rate_ci": _list(wilson(counts["loss"], n)),
+        "mean_rank": rank, "mean_rank_ci": _interval(rank_lo, rank_hi),
+        "mean_margin": margin, "mean_margin_ci": _interval(margin_lo, margin_hi),
     }
+
+
+def _list(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else list(interval)
 
 
 def head_to_head(records: list[dict]) -> dict[str, dict]:
@@ -125,20 +158,42 @@ def head_to_head(records: list[dict]) -> dict[str, dict]:
                 entry = tally[(a, b)]
                 entry[0] += 1.0 if rewards[i] > rewards[j] else 0.5 if rewards[i] == rewards[j] else 0.0
                 entry[1] += 1
-    return {
-        f"{a}|{b}": {"a": a, "b": b, "meetings": n, "share": s / n, "share_ci": list(wilson(s, n)),
-                     "significant": wilson(s, n)[0] > 0.5}
-        for (a, b), (s, n) in sorted(tally.items())
-    }
+    out = {}
+    for (a, b), (s, n) in sorted(tally.items()):
+        interval = wilson(s, n)
+        out[f"{a}|{b}"] = {"a": a, "b": b, "meetings": n, "share": s / n, "share_ci": _list(interval),
+                           "significant": interval is not None and interval[0] > 0.5}
+    return out
 
 
 def tournament_stats(records: list[dict], labels: list[str]) -> dict:
     """Everything the tables show: per agent, per agent and seat, head-to-head."""
     rows = [row for record in records for row in seat_outcomes(record)]
-    per_agent = {label: summarise(r for r in rows if r["agent"] == label) for label in labels}
+    margins = margin_bounds(records)
+    per_agent = {label: summarise((r for r in rows if r["agent"] == label), margins) for label in labels}
     seats = sorted({r["seat"] for r in rows})
     per_seat = {
-        label: {str(seat): summarise(r for r in rows if r["agent"] == label and r["seat"] == seat) for seat in seats}
+        label: {str(seat): summarise((r for r in rows if r["agent"] == label and r["seat"] == seat), margins)
+                for seat in seats}
         for label in labels
     }
     return {"per_agent": per_agent, "per_seat": per_seat, "head_to_head": head_to_head(records)}
+
+
+# ---- text -----------------------------------------------------------------------------------------
+#: what a table shows where there is no interval (fewer than two games)
+NO_INTERVAL = "n<2"
+
+
+def interval_text(interval: list[float] | None, percent: bool = False, digits: int = 2) -> str:
+    """``[lo, hi]`` (shares as percentages with ``percent``), or ``n<2`` for no interval."""
+    if interval is None:
+        return NO_INTERVAL
+    if percent:
+        return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+    return f"[{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
+
+
+def number_text(value: float | None, spec: str) -> str:
+    """``value`` formatted by ``spec``, or ``-`` for a mean of no games."""
+    return "-" if value is None else format(value, spec)

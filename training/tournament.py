@@ -26,9 +26,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from meadowzoo.envs.core.plugin import load
-from meadowzoo.envs.core.rewards import rank_rewards
-from meadowzoo.envs.registry import plugin
+from meadowzoo.envs.core.standing import standing_rewards
 from meadowzoo.training.processes import worker_pool
 from meadowzoo.training.runner import advance, final_scores, game_seed, start
 
@@ -89,7 +87,7 @@ def play_task(task: GameTask) -> dict:
         "rewards": [float(env._cumulative_rewards[s]) for s in seats],
         "scores": final_scores(game),
         "truncated": truncated,
-        "standing_rewards": standing_rewards(task.game, game) if truncated else None,
+        "standing_rewards": standing_rewards(game) if truncated else None,
         "decisions": decisions,
         "turns": game.turn,
         "seconds": [thinking[s] for s in seats],
@@ -97,17 +95,25 @@ def play_task(task: GameTask) -> dict:
     }
 
 
-def standing_rewards(name: str, game: Any) -> list[float]:
-    """Rank rewards of a game stopped early, by its standing at the cut: the places its plug-in's
-    ``standing`` gives (Hase und Igel: race positions, HUI-15), else the game's own ``places()``
-    (games scored by points define them mid-game)."""
-    standing = plugin(name).standing
-    places = load(standing)(game) if standing is not None else game.places()
-    return rank_rewards(places, game.teams())
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a tournament; ``records`` holds the games finished before it, in task
+    order, so a caller can keep what was played."""
+
+    def __init__(self, records: list[dict]) -> None:
+        super().__init__(f"interrupted after {len(records)} finished games")
+        self.records = records
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to their parent, which keeps the finished games and ends them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[dict]:
-    """Play all tasks (in ``workers`` processes when > 1); records in task order."""
+    """Play all tasks (in ``workers`` processes when > 1); records in task order. Ctrl-C raises
+    :class:`Interrupted` with the records of the games finished until then."""
     bar = None
     if progress:
         from tqdm import tqdm
@@ -120,10 +126,12 @@ def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[
                 records.append(play_task(task))
                 bar and bar.update()
         else:
-            with worker_pool(workers) as pool:
+            with worker_pool(workers, initializer=_ignore_interrupts) as pool:
                 for record in pool.imap_unordered(play_task, tasks, chunksize=1):
                     records.append(record)
                     bar and bar.update()
+    except KeyboardInterrupt:
+        raise Interrupted(sorted(records, key=lambda r: r["index"])) from None
     finally:
         if bar is not None:
             bar.close()

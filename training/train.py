@@ -44,8 +44,10 @@ from pathlib import Path
 import numpy as np
 
 from meadowzoo.agents.advice import ADVICE_KINDS
-from meadowzoo.envs.registry import GAMES, plugin
-from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int, share
+from meadowzoo.training.arguments import (
+    add_game_arguments, check_agents, check_game_arguments, command_parser, non_negative_float, positive_float,
+    positive_int, share,
+)
 
 DEFAULT_OUT = "runs"
 #: trainers: Stable-Baselines3 MaskablePPO (this module) or the compiled JAX one
@@ -137,14 +139,15 @@ def ladder_scores(args, policy_path: Path, ladder: str, games: int, seed: int) -
     scores = {}
     for opponent in ladder.split(","):
         result = evaluate(args.game, args.players, [hero] + [opponent] * (args.players - 1), games, seed=seed,
-                          progress=False)
+                          options=getattr(args, "env_options", None), progress=False)
         pair = result["head_to_head"][f"{hero}|{opponent}"]
         scores[opponent] = (pair["share"], pair["share_ci"])
     return scores
 
 
 def env_options(args) -> dict:
-    return {"num_players": args.players}
+    """The env options of the run: ``--players`` and the ``--option``s."""
+    return {"num_players": args.players, **(getattr(args, "env_options", None) or {})}
 
 
 def append_csv(path: Path, row: dict) -> None:
@@ -199,19 +202,17 @@ def build_model(settings: dict, vec, seed: int, out: Path):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description="Self-play MaskablePPO training of a meadowzoo agent.")
+    parser = command_parser("train", "Self-play MaskablePPO training of a meadowzoo agent.")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
                         help="sb3: this trainer; jax: the compiled trainer (meadowzoo.training.train_jax)")
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=positive_int, default=2)
+    add_game_arguments(parser, seed_help="seed of the network, the envs and the opponents")
     parser.add_argument("--timesteps", type=positive_int, default=100_000, help="total learner decisions to train for")
     parser.add_argument("--opponents", help="fixed opponents of the pool, e.g. random,greedy (config default)")
     parser.add_argument("--ladder", help="agents of the periodic evaluation (config default)")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-envs", type=positive_int, default=2, help="parallel env processes (one per core)")
-    parser.add_argument("--eval-every", type=positive_int)
-    parser.add_argument("--eval-games", type=positive_int)
-    parser.add_argument("--checkpoint-every", type=positive_int)
+    parser.add_argument("--eval-every", type=positive_int, help="timesteps between ladder evaluations (config default)")
+    parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent (config default)")
+    parser.add_argument("--checkpoint-every", type=positive_int, help="timesteps between checkpoints (config default)")
     parser.add_argument("--n-steps", type=positive_int, help="rollout length per env (config default)")
     parser.add_argument("--batch-size", type=positive_int, help="PPO minibatch size (config default)")
     parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
@@ -226,14 +227,15 @@ def parse_args(argv=None):
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint in --out")
     parser.add_argument("--imitate", help="warm start: behaviour-clone this agent (e.g. strong) before self-play")
     parser.add_argument("--imitate-games", type=positive_int, default=200, help="teacher games for --imitate")
-    parser.add_argument("--imitate-epochs", type=positive_int, default=20)
+    parser.add_argument("--imitate-epochs", type=positive_int, default=20, help="passes over the teacher's decisions")
     parser.add_argument("--imitate-workers", type=positive_int, default=1,
                         help="processes collecting the teacher's games (same data for any number)")
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
     args = parser.parse_args(argv)
-    counts = plugin(args.game).player_counts
-    if args.players not in counts:
-        parser.error(f"argument --players: {args.game} is for {min(counts)}-{max(counts)} players, not {args.players}")
+    args.env_options = check_game_arguments(parser, args)
+    for flag, value in (("--opponents", args.opponents), ("--ladder", args.ladder), ("--imitate", args.imitate)):
+        if value:
+            check_agents(parser, flag, value.split(","), args.game)
     return args
 
 
@@ -257,6 +259,7 @@ def main(argv=None) -> dict:
     from meadowzoo.training import checkpoints
     from meadowzoo.training.config import config_for
     from meadowzoo.training.files import atomic_write_json
+    from meadowzoo.training.stats import interval_text
 
     torch.set_num_threads(1)  # reproducible and no oversubscription next to the env processes
     config = config_for(args.game, opponents=args.opponents, ladder=args.ladder, eval_every=args.eval_every,
@@ -266,7 +269,7 @@ def main(argv=None) -> dict:
                         fixed_share=args.fixed_share)
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
-    command = {"argv": argv if argv is not None else sys.argv[1:], "args": vars(args), "config": config.as_dict()}
+    command = {"argv": argv if argv is not None else sys.argv[1:], "args": {k: v for k, v in vars(args).items() if k != "env_options"}, "config": config.as_dict()}
     if args.fresh:
         checkpoints.discard(out)
         for stale in ("evaluations.csv", "state.json", "final.json"):
@@ -277,8 +280,8 @@ def main(argv=None) -> dict:
     if found:  # the checkpoint's network decides whether the observation carries advice
         args.advice = found.settings["advice"]
     atomic_write_json(out / "command.json", command)
-    vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs, {},
-                        advice=args.advice)
+    vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs,
+                        args.env_options, advice=args.advice)
     resume = found is not None
     if resume:
         settings, state = found.settings, found.state
@@ -301,15 +304,26 @@ def main(argv=None) -> dict:
         model = build_model(settings, vec, args.seed, out)
         if args.imitate:
             from meadowzoo.training.imitation import agreement, collect, pretrain
+            from meadowzoo.training.progress import Progress
+
+            def progress(what: str, total: int, unit: str) -> Progress:  # lines even in logs (main job)
+                return Progress(what, total, unit, enabled=not args.quiet)
 
             data = collect(args.game, args.players, args.imitate, args.imitate_games, seed=args.seed,
-                           advice=args.advice, workers=args.imitate_workers)
-            losses = pretrain(model, data, epochs=args.imitate_epochs, seed=args.seed)
+                           advice=args.advice, workers=args.imitate_workers,
+                           progress=progress(f"collecting {args.imitate}'s games", args.imitate_games, "games"),
+                           **args.env_options)
+            losses = pretrain(model, data, epochs=args.imitate_epochs, seed=args.seed,
+                              progress=progress(f"imitation epochs ({len(data)} decisions)", args.imitate_epochs,
+                                                "epochs"))
             # games the network never saw (seeds far from the training games') show whether it
             # learned the teacher's play or memorised its games
-            held_out = collect(args.game, args.players, args.imitate, max(1, args.imitate_games // 10),
+            held_out_games = max(1, args.imitate_games // 10)
+            held_out = collect(args.game, args.players, args.imitate, held_out_games,
                                seed=args.seed + HELD_OUT_SEED_OFFSET, advice=args.advice,
-                               workers=args.imitate_workers)
+                               workers=args.imitate_workers,
+                               progress=progress("collecting held-out games", held_out_games, "games"),
+                               **args.env_options)
             matched = agreement(model.policy, held_out)
             state["imitation"] = {"teacher": args.imitate, "decisions": len(data), "losses": losses,
                                   "held_out_decisions": len(held_out), "held_out_agreement": matched}
@@ -331,11 +345,12 @@ def main(argv=None) -> dict:
     final = {"timesteps": int(model.num_timesteps), "wall_seconds": round(state["elapsed_before"], 1), "ladder": {}}
     games = max(config.eval_games, 100)
     for opponent, (score, interval) in ladder_scores(args, policy_path, config.ladder, games, seed=123_456).items():
-        final["ladder"][opponent] = {"score": round(score, 4), "ci95": [round(x, 4) for x in interval], "games": games}
+        final["ladder"][opponent] = {"score": round(score, 4), "games": games,
+                                     "ci95": [round(x, 4) for x in interval] if interval else None}
     atomic_write_json(out / "final.json", final)
     print(f"\n{'opponent':<16}{'score':>8}   95% interval")
     for opponent, row in final["ladder"].items():
-        print(f"{opponent:<16}{row['score']:>8.3f}   [{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]")
+        print(f"{opponent:<16}{row['score']:>8.3f}   {interval_text(row['ci95'], digits=3)}")
     print(f"policy: {policy_path}  ({final['timesteps']} timesteps, {final['wall_seconds']} s)")
     return final
 

@@ -35,9 +35,10 @@ import sys
 import time
 from pathlib import Path
 
-from meadowzoo.envs import plugin
-from meadowzoo.envs.registry import GAMES
-from meadowzoo.training.arguments import non_negative_float, positive_float, positive_int
+from meadowzoo.training.arguments import (
+    add_game_arguments, check_agents, check_game_arguments, command_parser, non_negative_float, non_negative_int,
+    positive_float, positive_int,
+)
 from meadowzoo.training.jax_config import TRUNCATION_SCORING, jax_config_for
 
 DEFAULT_OUT = "runs"
@@ -52,27 +53,26 @@ LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Compiled self-play PPO (JAX) of a meadowzoo agent, from scratch.")
-    parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=positive_int, default=2)
+    parser = command_parser("train_jax", "Compiled self-play PPO (JAX) of a meadowzoo agent, from scratch.")
+    add_game_arguments(parser, seed_help="seed of the whole run (network, games, opponents, evaluations)")
     parser.add_argument("--timesteps", type=positive_int, default=1_000_000,
                         help="learner decisions to train for (rounded up to whole updates)")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-jax-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore and remove existing checkpoints in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     parser.add_argument("--num-envs", type=positive_int, help="games played side by side")
     parser.add_argument("--num-steps", type=positive_int, help="learner decisions per game per update")
-    parser.add_argument("--update-epochs", type=positive_int)
-    parser.add_argument("--num-minibatches", type=positive_int)
-    parser.add_argument("--learning-rate", type=positive_float)
-    parser.add_argument("--ent-coef", type=non_negative_float)
-    parser.add_argument("--gamma", type=positive_float)
+    parser.add_argument("--update-epochs", type=positive_int, help="PPO epochs per update (config default)")
+    parser.add_argument("--num-minibatches", type=positive_int, help="PPO minibatches per epoch (config default)")
+    parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
+    parser.add_argument("--ent-coef", type=non_negative_float, help="PPO entropy bonus (config default)")
+    parser.add_argument("--gamma", type=positive_float, help="discount (config default)")
     parser.add_argument("--population", type=positive_int, help="capacity of the snapshot population")
     parser.add_argument("--opponent-slots", type=positive_int, help="population members drawn per update")
     parser.add_argument("--snapshot-threshold", type=positive_float,
                         help="learner's Elo expected score against the best member that earns a snapshot")
-    parser.add_argument("--max-game-decisions", type=int, help="cut games after this many decisions (0: never)")
+    parser.add_argument("--max-game-decisions", type=non_negative_int,
+                        help="cut games after this many decisions (0: never)")
     parser.add_argument("--truncation-scoring", choices=TRUNCATION_SCORING,
                         help="a cut game counts as a draw or by its standing")
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
@@ -80,9 +80,19 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
     parser.add_argument("--checkpoint-every", type=positive_int, help="learner steps between checkpoints")
     args = parser.parse_args(argv)
-    counts = plugin(args.game).player_counts
-    if args.players not in counts:
-        parser.error(f"argument --players: {args.game} is for {min(counts)}-{max(counts)} players, not {args.players}")
+    args.env_options = check_game_arguments(parser, args)
+    if args.ladder:
+        check_agents(parser, "--ladder", args.ladder.split(","), args.game)
+    import meadowzoo.jax
+
+    if args.game not in meadowzoo.jax.available():
+        parser.error(f"argument --game: {args.game} has no JAX engine yet; games with one: {meadowzoo.jax.available()}")
+    try:  # the engine's own check of the options (it may support fewer than the PettingZoo env)
+        meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
+    except ValueError as error:
+        parser.error(f"argument --option: {error}")
+    except ImportError as error:
+        parser.error(f"the JAX trainer needs the jax extra (pip install 'meadowzoo[jax]'): {error}")
     return args
 
 
@@ -92,7 +102,7 @@ def build(args: argparse.Namespace):
     from meadowzoo.training.jax_ppo import SelfPlayPPO
 
     config = jax_config_for(args.game, **{name: getattr(args, name) for name in OVERRIDES})
-    env = meadowzoo.jax.make(args.game, num_players=args.players)
+    env = meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
     return config, env, SelfPlayPPO(env, config)
 
 
@@ -104,7 +114,7 @@ def export(path: Path, runner, args, config, steps: int) -> Path:
     from meadowzoo.training.jax_network import export_arrays
 
     return save_mlp_policy(path, export_arrays(jax.device_get(runner.params)), args.game,
-                           {"num_players": args.players}, list(config.hidden), config.activation,
+                           {"num_players": args.players, **args.env_options}, list(config.hidden), config.activation,
                            note=f"train_jax seed {args.seed}, {steps} learner steps")
 
 
@@ -149,6 +159,10 @@ def main(argv=None) -> dict:
         runner = jax_checkpoints.restore(runner, leaves)
         steps, state = meta["timesteps"], meta["state"]
         state["argv"].append(argv if argv is not None else sys.argv[1:])
+        # An evaluation made only because the previous invocation stopped at its own, smaller target is
+        # not part of the schedule: drop it, so a run resumed in parts logs what one whole run logs.
+        unscheduled = state.pop("unscheduled_evaluation", None)
+        state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
         atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
     per_update = config.steps_per_update
     target = math.ceil(args.timesteps / per_update) * per_update
@@ -168,7 +182,10 @@ def main(argv=None) -> dict:
             for name, value in metrics.items():
                 writer.add_scalar(f"train/{name}", value, steps)
             writer.add_scalar("train/steps_per_second", steps / max(state["wall_seconds"], 1e-9), steps)
-        if crossed(steps, per_update, config.eval_every) or steps >= target:
+        scheduled = crossed(steps, per_update, config.eval_every)
+        if scheduled or steps >= target:
+            if not scheduled:
+                state["unscheduled_evaluation"] = steps
             row = {"timesteps": steps, "wall_seconds": state["wall_seconds"],
                    "learner_elo": round(metrics["learner_elo"], 1), "snapshots": int(metrics["snapshots"])}
             policy = export(out / "current.npz", runner, args, config, steps)

@@ -11,7 +11,9 @@ lives here once:
 * observations ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
   zero for every agent but the one to move;
 * rewards only at the end, by final rank (:mod:`meadowzoo.envs.core.rewards`); a ``max_turns`` truncation
-  ends the game with reward 0 for everybody;
+  ends the game with reward 0 for everybody (``truncation_scoring="draw"``, the default) or with the
+  rank rewards of the standing at the cut (``truncation_scoring="standing"``,
+  :mod:`meadowzoo.envs.core.standing`), given in the truncating step;
 * an illegal or malformed action raises ``ValueError`` naming the action and the legal ones, and
   leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
 * ``legal_actions()``: a new list at every call (the caller owns it);
@@ -36,6 +38,7 @@ from meadowzoo.envs.core.game import Game
 from meadowzoo.envs.core.observation import Layout
 from meadowzoo.envs.core.options import check_int
 from meadowzoo.envs.core.rewards import rank_rewards
+from meadowzoo.envs.core.standing import check_truncation_scoring, standing_rewards
 
 #: format of :meth:`MeadowEnv.snapshot`. 2: every game dict names its pending decision ``pending``
 #: (a string) and its turn count ``turn`` (player turns begun). Version 1 snapshots still load:
@@ -43,8 +46,8 @@ from meadowzoo.envs.core.rewards import rank_rewards
 SNAPSHOT_VERSION = 2
 READABLE_SNAPSHOT_VERSIONS = (1, 2)
 #: the fields of :meth:`MeadowEnv.snapshot`
-SNAPSHOT_FIELDS = frozenset({"format", "version", "env", "options", "max_turns", "game", "agents",
-                             "cumulative_rewards", "last_action"})
+SNAPSHOT_FIELDS = frozenset({"format", "version", "env", "options", "max_turns", "truncation_scoring", "game",
+                             "agents", "cumulative_rewards", "last_action"})
 #: how far a snapshot's cumulative rewards may lie from the exact rank rewards (float32 rounding)
 REWARD_TOLERANCE = 1e-6
 #: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
@@ -66,8 +69,10 @@ class MeadowEnv(AECEnv, EzPickle):
     #: default truncation limit in player turns; subclasses override per game
     default_max_turns = 1000
 
-    def __init__(self, render_mode: str | None = None, max_turns: int | None = None, **options: Any):
-        EzPickle.__init__(self, render_mode=render_mode, max_turns=max_turns, **options)
+    def __init__(self, render_mode: str | None = None, max_turns: int | None = None,
+                 truncation_scoring: str = "draw", **options: Any):
+        EzPickle.__init__(self, render_mode=render_mode, max_turns=max_turns,
+                          truncation_scoring=truncation_scoring, **options)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -75,6 +80,9 @@ class MeadowEnv(AECEnv, EzPickle):
             )
         self.render_mode = render_mode
         self.max_turns = self.default_max_turns if max_turns is None else check_int("max_turns", max_turns, 1, MAX_TURNS)
+        #: how a max_turns cut is scored (:mod:`meadowzoo.envs.core.standing`); like max_turns an
+        #: env setting, not a rule: kept in snapshots beside it
+        self.truncation_scoring = check_truncation_scoring(truncation_scoring)
         self.options = self._check_options(dict(options))
         probe = self._new_game(np.random.default_rng(0))
         self.num_actions = probe.num_actions
@@ -275,6 +283,10 @@ class MeadowEnv(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[0]
         elif game.turn >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
+            if self.truncation_scoring == "standing":
+                for agent, reward in zip(self.possible_agents, standing_rewards(game)):
+                    self.rewards[agent] = reward
+                    self._cumulative_rewards[agent] += reward
             self.agent_selection = self.possible_agents[game.current_agent]
         else:
             self.agent_selection = self.possible_agents[game.current_agent]
@@ -307,7 +319,9 @@ class MeadowEnv(AECEnv, EzPickle):
         """JSON-serialisable state of the env: game, bookkeeping and options.
 
         Fields: ``format`` (``"meadowzoo"``), ``version``, ``env`` (the env name), ``options``
-        (the constructor options), ``max_turns``, ``game`` (the rules state, see the game's
+        (the constructor options), ``max_turns``, ``truncation_scoring`` (written only when it is
+        not the default ``"draw"``, so that snapshots of default envs keep their form), ``game``
+        (the rules state, see the game's
         ``to_dict``), ``agents`` (agents still in the episode), ``cumulative_rewards``,
         ``last_action`` (``[agent, action]`` or ``null``).
         """
@@ -319,7 +333,7 @@ class MeadowEnv(AECEnv, EzPickle):
                     last_action: tuple[str, int] | None = None) -> dict:
         """A :meth:`snapshot` of this env's options holding the given game state (a game's
         ``to_dict()``) and bookkeeping; the JAX engines convert their states with it."""
-        return {
+        snapshot = {
             "format": "meadowzoo",
             "version": SNAPSHOT_VERSION,
             "env": self.metadata["name"],
@@ -330,6 +344,9 @@ class MeadowEnv(AECEnv, EzPickle):
             "cumulative_rewards": {a: float(r) for a, r in cumulative_rewards.items()},
             "last_action": list(last_action) if last_action else None,
         }
+        if self.truncation_scoring != "draw":
+            snapshot["truncation_scoring"] = self.truncation_scoring
+        return snapshot
 
     def restore(self, snapshot: dict) -> None:
         """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
@@ -349,6 +366,10 @@ class MeadowEnv(AECEnv, EzPickle):
         max_turns = snapshot.get("max_turns")
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:
             raise ValueError(f"snapshot field 'max_turns' must be an integer in 1..{MAX_TURNS}, got {max_turns!r}")
+        try:  # absent: "draw" (the default, and the only scoring before the field existed)
+            truncation_scoring = check_truncation_scoring(snapshot.get("truncation_scoring", "draw"))
+        except ValueError as error:
+            raise ValueError(f"snapshot field {error}") from None
         game = self._restored_game(snapshot.get("game"), version)
         if game.num_agents != len(self.possible_agents) or game.num_actions != self.num_actions:
             raise ValueError("snapshot field 'game' does not fit this env's configuration")
@@ -366,10 +387,16 @@ class MeadowEnv(AECEnv, EzPickle):
             type(v) in (int, float) and math.isfinite(v) for v in rewards.values()
         ):
             raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a finite number")
-        # rewards come only at the end: 0 while the game runs or once truncated, the rank rewards
-        # once it ended (until the agent leaves); anything else is a state no game reaches. Within
-        # REWARD_TOLERANCE (the JAX engines' float32 rewards) the exact rank rewards are installed.
-        final = rank_rewards(game.places(), game.teams()) if game.is_over else [0.0] * game.num_agents
+        # rewards come only at the end: 0 while the game runs, the rank rewards once it ended (until
+        # the agent leaves), 0 or the standing's rewards once truncated (truncation_scoring);
+        # anything else is a state no game reaches. Within REWARD_TOLERANCE (the JAX engines'
+        # float32 rewards) the exact rewards are installed.
+        if game.is_over:
+            final = rank_rewards(game.places(), game.teams())
+        elif not live and truncation_scoring == "standing":
+            final = standing_rewards(game)
+        else:
+            final = [0.0] * game.num_agents
         expected = {a: final[self._agent_index[a]] for a in agents}
         if any(abs(rewards[a] - expected[a]) > REWARD_TOLERANCE for a in agents):
             raise ValueError(f"snapshot field 'cumulative_rewards' {rewards} does not fit the game's state "
@@ -384,6 +411,7 @@ class MeadowEnv(AECEnv, EzPickle):
             raise ValueError(f"snapshot field 'last_action' must be null or [agent, action], got {last!r}")
         # validated: now install (nothing above touched self)
         self.max_turns = max_turns
+        self.truncation_scoring = truncation_scoring
         self._start(game)
         self.agents = list(agents)
         for name in ("rewards", "terminations", "truncations", "infos"):

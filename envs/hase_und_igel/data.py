@@ -1,6 +1,6 @@
 """Rule data of Hase und Igel: the board, the hare deck, starting holdings.
 
-Everything a rules correction might touch lives here (spec ``../shared/rules/hase_und_igel.md``).
+Everything a rules correction might touch lives here (spec ``docs/rules/hase_und_igel.md``).
 The spec marks no fact of this game RECONSTRUCTED; the DECISION entries below are the choices
 where the 1978 rulebook is silent, each switchable where the spec says so.
 """

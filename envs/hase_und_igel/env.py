@@ -16,7 +16,7 @@
 Hase und Igel (Ravensburger 1978, David Parlett) is a race without dice: a forward move of n squares
 costs n(n+1)/2 carrots; carrots come back from hedgehog squares, carrot squares, number and flag
 squares and lettuce squares; a runner may only finish with all lettuces eaten and few carrots left.
-Rules: `shared/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model is
+Rules: `docs/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model is
 `envs/hase_und_igel/rules.py`.
 
 ## Options (`env(**kwargs)` / `raw_env(**kwargs)`)
@@ -29,6 +29,7 @@ Rules: `shared/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model
 | `reshuffle_deck` | False | drawn hare cards are discarded and reshuffled when the deck is empty (HUI-2 option) |
 | `start_player` | None | seat that moves first; None = drawn by lot from the seed (HUI-6) |
 | `max_turns` | 1500 | truncation after this many player turns (HUI-20) |
+| `truncation_scoring` | `"draw"` | a `max_turns` cut scores 0 for everybody (`"draw"`) or the rank rewards of the race standing at the cut (`"standing"`: race positions, HUI-15; see `meadowzoo.envs.core.standing`) |
 | `render_mode` | None | `"ansi"`, `"rgb_array"` or `"human"` (prints the text board) |
 
 ## Agents, turns and decisions
@@ -91,7 +92,9 @@ Everything shown is public (HUI observation principle); the unseen deck order ne
 At the end, by final rank: first +1, last −1, linear in between, ties share. 3–6 players: ranking is
 the finishing order, the last runner on the track last. Two players: first player with both runners
 home (duel: the first runner home) +1, the other −1. Teams: the team with all runners home first
-+1; the other teams share the remaining places. A `max_turns` truncation gives 0 to everybody.
++1; the other teams share the remaining places. A `max_turns` truncation gives 0 to everybody, or
+with `truncation_scoring="standing"` the rank rewards of the race standing at the cut (in the
+truncating step).
 Intermediate rewards are 0.
 
 ## Version history
@@ -242,10 +245,12 @@ class HaseUndIgelEnv(MeadowEnv):
         start_player: int | None = None,
         render_mode: str | None = None,
         max_turns: int | None = None,
+        truncation_scoring: str = "draw",
     ) -> None:
         super().__init__(
             render_mode=render_mode,
             max_turns=max_turns,
+            truncation_scoring=truncation_scoring,
             num_players=num_players,
             two_runners=two_runners,
             teams=teams,

@@ -86,6 +86,7 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
     StreamRandom,
@@ -252,6 +253,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         if options.get("render_mode") is not None:
             raise ValueError(f"render_mode is not supported by the JAX engine, got {options['render_mode']!r}")
         options.pop("render_mode", None)
+        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         unknown = set(options) - set(self.OPTIONS)
         if unknown:
             raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Hase und Igel JAX engine; "

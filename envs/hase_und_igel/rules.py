@@ -1,4 +1,4 @@
-"""Forward model of Hase und Igel (rules HUI-1 … HUI-30 of ``shared/rules/hase_und_igel.md``).
+"""Forward model of Hase und Igel (rules HUI-1 … HUI-30 of ``docs/rules/hase_und_igel.md``).
 
 Pure Python on plain lists so that a step costs microseconds. No PettingZoo, no rendering.
 

@@ -1,6 +1,6 @@
 """What one seat of a Hase und Igel game sees, as JSON data for the browser (and the drawing).
 
-Observation principle (``shared/rules/hase_und_igel.md``): positions, carrots, lettuces, pending
+Observation principle (``docs/rules/hase_und_igel.md``): positions, carrots, lettuces, pending
 eat / miss / payout states and the part of the hare deck whose order every player has seen are
 public; the order of the unseen cards is hidden. The view therefore carries the *number* of unseen
 cards on top of the deck and the known order below them, never ``deck[:known_from]`` and never the

@@ -3,7 +3,7 @@
 # Haste Bock?
 
 Zoch 2006 (a re-edition of *Shear Panic* by Gordon & Fraser Lamont): 2–4 players herd their two
-sheep on a 9×9 pasture. Rules: `shared/rules/haste_bock.md` (HB-1 … HB-24).
+sheep on a 9×9 pasture. Rules: `docs/rules/haste_bock.md` (HB-1 … HB-24).
 
 | Creation           | `make("aec", "meadowzoo/haste_bock-v0", num_players=4)`            |
 |--------------------|--------------------------------------------------------------------|
@@ -56,8 +56,8 @@ The table is generated from the declaration in `envs/haste_bock/observation.py`
 | scores | 815 | 4 | scores / 50, egocentric seats |
 | cards | 819 | 84 | remaining action cards per egocentric seat (21 each): count per kind, kind = type·3 + value−1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd |
 | tiles | 903 | 12 | remaining time tiles per egocentric seat (3 each): count of 1s, 2s, 3s |
-| no trough | 915 | 4 | no-undo: trough side N E S W the player to move may not play (HB-16) |
-| no herd | 919 | 2 | no-undo: herd sense cw, ccw the player to move may not play (HB-17) |
+| no trough | 915 | 4 | no-undo: trough side N E S W the player of the current or next action card may not play (HB-16): during a panic ram the next player's; zeros once over |
+| no herd | 919 | 2 | no-undo: herd sense cw, ccw the player of the current or next action card may not play (HB-17): during a panic ram the next player's; zeros once over |
 | pending | 921 | 5 | pending decision: card, discard fallback, move, time tile, panic ram (zeros once over) |
 | decider | 926 | 4 | deciding player, egocentric seat one-hot (all zero once over) |
 | die | 930 | 6 | die result during a panic ram: blue, yellow, green, red, black, white |
@@ -98,7 +98,9 @@ written `r<row>c<col>`; diagonals are numbered "\\" lines (r−c = −7 … 7) t
 ### Rewards
 
 At the end, by final rank (score, then the sum of unused action-card values; further ties
-share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
+share): first +1, last −1, linear between. Truncation by `max_turns` gives 0, or with
+`truncation_scoring="standing"` the rank rewards of the standing at the cut (the same ranking of
+the points so far).
 
 ### Options
 
@@ -110,6 +112,7 @@ share): first +1, last −1, linear between. Truncation by `max_turns` gives 0.
 | `phase2_rows` | `"occupied"` | phase-2 rows: `"occupied"` (only occupied rows count, Hungarian text) or `"consecutive"` (four consecutive rows from the front-most sheep, Chinese text) |
 | `rule_data` | `None` | replacement of the RECONSTRUCTED table (`cards`, `panic_spaces`, tiles), see `envs/haste_bock/data.py` |
 | `max_turns` | 1000 | truncation in player turns |
+| `truncation_scoring` | `"draw"` | a `max_turns` cut scores 0 for everybody (`"draw"`) or by the standing at the cut (`"standing"`, see `meadowzoo.envs.core.standing`) |
 | `render_mode` | `None` | `"ansi"`, `"rgb_array"` or `"human"` |
 
 ### Version History
@@ -129,7 +132,7 @@ from meadowzoo.envs.core.aec import FLOAT32, MeadowEnv
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import render
 from meadowzoo.envs.haste_bock.observation import LAYOUT, SCORE_SCALE, sheep_plane
-from meadowzoo.envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, PANIC, TILE, HasteBockGame, check_config
+from meadowzoo.envs.haste_bock.rules import CARD, DISCARD_BASE, MOVE, NUM_KINDS, OVER, PANIC, TILE, HasteBockGame, check_config
 
 # observation layout: the block offsets of the declaration (see observation.py)
 _AT = {name: part.start for name, part in LAYOUT.slices(None).items()}
@@ -206,11 +209,12 @@ class HasteBockEnv(MeadowEnv):
             obs[SHEPHERD + phase // 2 - 1] = 1.0
         obs[TIME + game.time] = 1.0
         obs[PHASE + phase] = 1.0
-        if game.no_trough >= 0:
-            obs[NO_TROUGH + game.no_trough] = 1.0
-        if game.no_herd >= 0:
-            obs[NO_HERD + game.no_herd] = 1.0
         pending = game.pending
+        if pending != OVER:  # the restrictions of the current or next card; none once over
+            if game.no_trough >= 0:
+                obs[NO_TROUGH + game.no_trough] = 1.0
+            if game.no_herd >= 0:
+                obs[NO_HERD + game.no_herd] = 1.0
         if pending == CARD:
             obs[PENDING + (1 if game.is_fallback() else 0)] = 1.0
         elif pending == MOVE or pending == TILE:

@@ -2,7 +2,7 @@
 # Haste Bock? in JAX
 
 A batched, jit-compiled twin of the PettingZoo env :mod:`meadowzoo.envs.haste_bock.env` (its
-module docstring is the specification; rules HB-1 … HB-24 in ``shared/rules/haste_bock.md``). It
+module docstring is the specification; rules HB-1 … HB-24 in ``docs/rules/haste_bock.md``). It
 implements :class:`pgx.Env`: ``init(key)``, ``step(state, action, key)``, ``observe`` and the
 legal-action mask, with no Python control flow on traced values, so ``jax.jit`` and ``jax.vmap``
 apply on CPU and GPU.
@@ -89,6 +89,7 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
@@ -234,6 +235,7 @@ class HasteBockJax(MeadowJaxEnv):
         self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         return check_options(options)
 
     def reference_env(self):
@@ -584,8 +586,8 @@ class HasteBockJax(MeadowJaxEnv):
             jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad)),
             jnp.pad(state.hands[order], ((0, pad), (0, 0))).reshape(-1),
             jnp.pad(state.tiles[order], ((0, pad), (0, 0))).reshape(-1),
-            hot(state.no_trough, 4),
-            hot(state.no_herd, 2),
+            hot(jnp.where(over, -1, state.no_trough), 4),  # none once over (observation.py)
+            hot(jnp.where(over, -1, state.no_herd), 2),
             hot(pending_slot, 5),
             hot(jnp.where(over, -1, (state.player - seat) % n), 4),
             hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES)),

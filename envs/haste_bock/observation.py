@@ -109,10 +109,15 @@ LAYOUT = Layout(
               "type·3 + value−1, types step, ram, leap, diagonal caravan, row/column caravan, trough, herd",
               _cards),
         Block("tiles", "12", "remaining time tiles per egocentric seat (3 each): count of 1s, 2s, 3s", _tiles),
-        Block("no trough", "4", "no-undo: trough side N E S W the player to move may not play (HB-16)",
-              lambda env, seat: one_hot(4, env.game.no_trough)),
-        Block("no herd", "2", "no-undo: herd sense cw, ccw the player to move may not play (HB-17)",
-              lambda env, seat: one_hot(2, env.game.no_herd)),
+        # HB-16/17 restrict the card of the immediately following player. A panic ram comes after
+        # the roller's card (HB-9 step 4), so it shows the restriction already passed on to the
+        # next card's player (the roller has no card left to restrict); once over, nobody's
+        Block("no trough", "4", "no-undo: trough side N E S W the player of the current or next action card may "
+              "not play (HB-16): during a panic ram the next player's; zeros once over",
+              lambda env, seat: one_hot(4, -1 if env.game.is_over else env.game.no_trough)),
+        Block("no herd", "2", "no-undo: herd sense cw, ccw the player of the current or next action card may "
+              "not play (HB-17): during a panic ram the next player's; zeros once over",
+              lambda env, seat: one_hot(2, -1 if env.game.is_over else env.game.no_herd)),
         Block("pending", "5", "pending decision: card, discard fallback, move, time tile, panic ram (zeros "
               "once over)", _pending),
         Block("decider", "4", "deciding player, egocentric seat one-hot (all zero once over)", _decider),

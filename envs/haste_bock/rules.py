@@ -1,4 +1,4 @@
-"""The Haste Bock? forward model (rules HB-1 … HB-24 of ``shared/rules/haste_bock.md``).
+"""The Haste Bock? forward model (rules HB-1 … HB-24 of ``docs/rules/haste_bock.md``).
 
 State is plain lists of ints: ``board[81]`` (sheep id or -1), ``pos[9]`` (square of each sheep;
 sheep ``2c``/``2c+1`` have colour ``c`` = blue, yellow, green, red; sheep 8 is Thea), the common

@@ -1,6 +1,6 @@
 """What one seat of a Haste Bock? game sees, as JSON data for the browser (and the drawing).
 
-Observation principle (``shared/rules/haste_bock.md``): everything is public (the cards lie open)
+Observation principle (``docs/rules/haste_bock.md``): everything is public (the cards lie open)
 except future die rolls, so the view is the same for every seat and never carries the generator.
 
 ``anchor(game, action)`` names what a legal action is played by clicking on: a card of the

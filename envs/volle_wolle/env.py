@@ -1,7 +1,7 @@
 """Volle Wolle — PettingZoo AEC environment.
 
 Dice-bidding for sheep cards (Zoch 2007, Alessandro Zucchini), rules VW-1 … VW-17 of
-``shared/rules/volle_wolle.md``; the forward model is :mod:`meadowzoo.envs.volle_wolle.rules`, the card list
+``docs/rules/volle_wolle.md``; the forward model is :mod:`meadowzoo.envs.volle_wolle.rules`, the card list
 the RECONSTRUCTED data file ``envs/volle_wolle/deck.json``.
 
 ====================  ===============================================================
@@ -49,7 +49,7 @@ Sizes and offsets use n = number of players; T = number of distinct card types o
 | result | 14 | 1 | while rolling: dice sum + negative modifier (VW-9) |
 | bonus | 15 | 1 | while rolling: the roller's optional positive modifier |
 | target | 16 | 1 | while rolling: the roller's target (bid; 26+ → 26) |
-| picking | 17 | 2 | while picking: cards still to pick; 1 if only black sheep may be picked (VW-11) |
+| picking | 17 | 2 | while picking: cards still to pick (at most the eligible cards on the display); 1 if only black sheep may be picked (VW-11) |
 | supply | 19 | 1 | wool in the supply |
 | pile size | 20 | 1 | cards left in the draw pile |
 | round | 21 | 1 | round number (1-based) |
@@ -82,7 +82,10 @@ index      string                  meaning
 Rewards: at the end only, by final rank (first +1, last −1, linear between, ties share, VW-17).
 Options: ``num_players`` (2..6, default 4), ``deck`` (None = the RECONSTRUCTED file, a path to a
 JSON deck file, or a list of 60 card dicts; see :mod:`meadowzoo.envs.volle_wolle.data`), ``render_mode``
-(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached).
+(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached),
+``truncation_scoring`` (``"draw"``, the default: a ``max_turns`` cut scores 0 for everybody;
+``"standing"``: the rank rewards of the points at the cut, VW-17; see
+:mod:`meadowzoo.envs.core.standing`).
 
 Version history: v0 — first release.
 """
@@ -367,7 +370,11 @@ class VolleWolleEnv(MeadowEnv):
                 obs.roll_heads[phase][game.attempt], _DICE_BYTES[d12][d10][d8], obs.kept_bytes[game.kept],
                 _THREE.pack(game.base, game.bonus, game.target), b"\0" * 8, obs.mid, *rows[at:], *rows[:at],
             ]), _F32)
-        head = obs.pick_heads[game.black_only][game.picks] if phase == 3 else obs.heads[phase]
+        if phase == 3:  # picking: the cards still to pick, at most the eligible ones (observation.py)
+            eligible = game.black_slots if game.black_only else game.present
+            head = obs.pick_heads[game.black_only][min(game.picks, eligible.bit_count())]
+        else:
+            head = obs.heads[phase]
         return _frombuffer(bytearray().join([head, obs.mid, *rows[at:], *rows[:at]]), _F32)
 
     # ---- rendering --------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Volle Wolle — batched JAX engine (``pgx.Env``), identical to the PettingZoo env.
 
-Rules VW-1 … VW-17 of ``shared/rules/volle_wolle.md`` as in the reference forward model
+Rules VW-1 … VW-17 of ``docs/rules/volle_wolle.md`` as in the reference forward model
 :mod:`meadowzoo.envs.volle_wolle.rules` (every DECISION note there holds here too); pure and
 functional, for ``jax.jit`` and ``jax.vmap`` on CPU and GPU. Built by
 ``meadowzoo.jax.make("volle_wolle", num_players=4)``; the shared core is
@@ -88,6 +88,7 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
+from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
     StreamRandom,
@@ -220,6 +221,7 @@ class VolleWolleJax(MeadowJaxEnv):
     game = "volle_wolle"
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         unknown = set(options) - {"num_players", "deck"}
         if unknown:
             raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Volle Wolle JAX engine; "
@@ -455,6 +457,10 @@ class VolleWolleJax(MeadowJaxEnv):
         return g.replace(cur=jnp.asarray(player, _I32), picks=jnp.asarray(count, _I32),
                          black_only=jnp.asarray(black_only, bool)), _I32(CPICK)
 
+    def _eligible_count(self, g: GameState) -> jax.Array:
+        """How many display cards may be picked now (the observation's cap on the picks left)."""
+        return jnp.where(g.black_only, self._black_slots(g), g.display >= 0).sum()
+
     def _continue_pick(self, carry, uniforms):
         """Ask for the next pick, or take every eligible card when the order cannot matter."""
         g, _, c = carry
@@ -582,7 +588,8 @@ class VolleWolleJax(MeadowJaxEnv):
             jnp.where(rolling, g.dice, 0).astype(f32),
             jnp.where(rolling, kept, 0).astype(f32),
             jnp.where(rolling, jnp.stack([g.base, g.bonus, g.target]), 0).astype(f32),
-            jnp.where(picking, jnp.stack([g.picks, g.black_only.astype(_I32)]), 0).astype(f32),
+            jnp.where(picking, jnp.stack([jnp.minimum(g.picks, self._eligible_count(g)), g.black_only.astype(_I32)]),
+                      0).astype(f32),
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
         display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)

@@ -50,7 +50,13 @@ def _when_rolling(field: str):
 
 def _when_picking(env: Any, seat: int) -> list[float]:
     game = env.game
-    return [game.picks, game.black_only] if game.pending == PICK else [0.0, 0.0]
+    if game.pending != PICK:
+        return [0.0, 0.0]
+    # the cards this pick still takes: the turn's entitlement (3/2/1 won, 60 = "all of them" for
+    # the last player, take-all and black-sheep picks), but never more than the eligible cards
+    # on the display (VW-10: "fewer if fewer are left")
+    eligible = game.black_slots if game.black_only else game.present
+    return [min(game.picks, eligible.bit_count()), game.black_only]
 
 
 def _display(env: Any, seat: int) -> list[float]:
@@ -122,7 +128,7 @@ LAYOUT = Layout(
         Block("result", "1", "while rolling: dice sum + negative modifier (VW-9)", _when_rolling("base")),
         Block("bonus", "1", "while rolling: the roller's optional positive modifier", _when_rolling("bonus")),
         Block("target", "1", "while rolling: the roller's target (bid; 26+ → 26)", _when_rolling("target")),
-        Block("picking", "2", "while picking: cards still to pick; 1 if only black sheep may be picked (VW-11)",
+        Block("picking", "2", "while picking: cards still to pick (at most the eligible cards on the display); 1 if only black sheep may be picked (VW-11)",
               _when_picking),
         Block("supply", "1", "wool in the supply", lambda env, seat: [env.game.supply]),
         Block("pile size", "1", "cards left in the draw pile", lambda env, seat: [len(env.game.pile)]),

@@ -1,4 +1,4 @@
-"""Volle Wolle forward model (rules VW-1 … VW-17 of ``shared/rules/volle_wolle.md``).
+"""Volle Wolle forward model (rules VW-1 … VW-17 of ``docs/rules/volle_wolle.md``).
 
 Pure Python, no PettingZoo. A round is: reveal the display (VW-6), every player bids in seat
 order (VW-7, secret: the bids are revealed once all have bid), then players act in bid order

@@ -1,6 +1,6 @@
 """What one seat of a Volle Wolle game sees, as JSON data for the browser (and the drawing).
 
-Observation principle (``shared/rules/volle_wolle.md``): bids are hidden until revealed and the
+Observation principle (``docs/rules/volle_wolle.md``): bids are hidden until revealed and the
 draw-pile order is hidden; everything else (the display, the dice, every card each player took,
 wool, the bone) is public. So a seat's view carries its *own* bid and, for the other players, only
 whether they have bid until all bids are revealed; of the pile only its size; never the generator

@@ -24,12 +24,12 @@ def test_wilson_matches_reference_values():
     lo, hi = stats.wilson(75, 100)
     assert lo == pytest.approx(0.6569, abs=1e-4) and hi == pytest.approx(0.8245, abs=1e-4)
     assert stats.wilson(0, 10)[0] == pytest.approx(0.0) and stats.wilson(10, 10)[1] == pytest.approx(1.0)
-    assert stats.wilson(0, 0) == (0.0, 1.0)
+    assert stats.wilson(0, 0) is None and stats.wilson(1, 1) is None  # no interval below two games
 
 
 def test_wilson_interval_always_contains_its_estimate():
     # at 0 or all wins the formula's float ends miss the estimate by ~1e-19 (it crashed a plot)
-    for n in (1, 7, 400, 1000, 12345):
+    for n in (2, 7, 400, 1000, 12345):
         for successes in (0, 0.5, 1, n / 3, n - 1, n):
             low, high = stats.wilson(successes, n)
             assert 0.0 <= low <= successes / n <= high <= 1.0
@@ -107,3 +107,68 @@ def test_openskill_with_an_agent_in_two_seats():
     record = {"agents": ["A", "R", "R"], "rewards": [1.0, 0.0, -1.0], "scores": None}
     result = ratings.openskill_ratings([record] * 5, ["A", "R"])
     assert result["A"]["mu"] > result["R"]["mu"]
+
+
+# ---- intervals stay in range; none below two games (issue 15 item 7) ------------------------------
+def four_player(rewards_per_game: list[list[float]], scores=None) -> list[dict]:
+    return [{"index": i, "agents": ["A", "B", "C", "D"], "rewards": r, "scores": scores} for i, r in enumerate(rewards_per_game)]
+
+
+@pytest.mark.parametrize("games", [0, 1])
+def test_fewer_than_two_games_have_no_interval(games):
+    records = rigged(games, 0, 0)
+    result = stats.tournament_stats(records, ["A", "B"])
+    for summary in (result["per_agent"]["A"], result["per_agent"]["B"]):
+        assert summary["games"] == games
+        for key in ("win_share_ci", "win_rate_ci", "draw_rate_ci", "loss_rate_ci", "mean_rank_ci", "mean_margin_ci"):
+            assert summary[key] is None, key
+        if games == 0:  # a mean of nothing is None, never NaN
+            assert summary["win_share"] is None and summary["mean_rank"] is None and summary["mean_margin"] is None
+    for pair in result["head_to_head"].values():
+        assert pair["share_ci"] is None and not pair["significant"]
+    assert stats.mean_ci([]) == (None, None, None) and stats.mean_ci([3.0]) == (3.0, None, None)
+
+
+def test_tables_print_n_lt_2_not_nan(tmp_path):
+    from meadowzoo.training import evaluate, results
+
+    for games in (0, 1):
+        result = {"game": "volle_wolle", "players": 2, "agents": ["A", "B"], "games": games, "seed": 0,
+                  "truncated_games": 0, "margin_unit": "reward", "seconds_per_decision": {"A": 0.0, "B": 0.0},
+                  **stats.tournament_stats(rigged(games, 0, 0), ["A", "B"]),
+                  "openskill": ratings.openskill_ratings(rigged(games, 0, 0), ["A", "B"]),
+                  "bradley_terry_elo": ratings.bradley_terry(rigged(games, 0, 0), ["A", "B"])}
+        for text in (evaluate.report(result), results.result_section(result, "x/results.json")):
+            assert "n<2" in text and "nan" not in text.lower() and "inf" not in text
+
+
+def test_two_games_mean_rank_interval_stays_within_1_to_n():
+    # the issue's case: mean rank 1.50 with n = 2 in a 4-player game gave [-4.85, 7.85]
+    records = four_player([[1.0, 1 / 3, -1 / 3, -1.0], [1 / 3, 1.0, -1 / 3, -1.0]])
+    a = stats.tournament_stats(records, ["A", "B", "C", "D"])["per_agent"]["A"]
+    assert a["mean_rank"] == pytest.approx(1.5)
+    low, high = a["mean_rank_ci"]
+    assert low == 1.0 and 1.5 < high <= 4.0
+    assert stats.interval_text(a["mean_rank_ci"]).startswith("[1.00, ")
+
+
+@pytest.mark.parametrize("wins, draws, losses", [(2, 0, 0), (0, 0, 2), (0, 2, 0), (1, 0, 1), (50, 0, 0), (0, 0, 50)])
+def test_extremes_stay_in_range(wins, draws, losses):
+    result = stats.tournament_stats(rigged(wins, draws, losses), ["A", "B"])
+    for summary in result["per_agent"].values():
+        lo, hi = summary["win_share_ci"]
+        assert 0.0 <= lo <= summary["win_share"] <= hi <= 1.0
+        lo, hi = summary["mean_rank_ci"]
+        assert 1.0 <= lo <= summary["mean_rank"] <= hi <= 2.0
+        lo, hi = summary["mean_margin_ci"]  # reward margins lie in [-2, 2]
+        assert -2.0 <= lo <= summary["mean_margin"] <= hi <= 2.0
+    for pair in result["head_to_head"].values():
+        assert 0.0 <= pair["share_ci"][0] <= pair["share"] <= pair["share_ci"][1] <= 1.0
+
+
+def test_score_margin_interval_within_the_spread_of_scores():
+    # two games, margins +10 and -10: the raw t interval is ±127; scores seen span 0..10
+    records = [{"index": 0, "agents": ["A", "B"], "rewards": [1.0, -1.0], "scores": [10, 0]},
+               {"index": 1, "agents": ["B", "A"], "rewards": [1.0, -1.0], "scores": [10, 0]}]
+    a = stats.tournament_stats(records, ["A", "B"])["per_agent"]["A"]
+    assert a["mean_margin"] == 0.0 and a["mean_margin_ci"] == [-10, 10]

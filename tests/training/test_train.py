@@ -4,6 +4,7 @@ reproducible, and ships a weights-only policy that plays legal moves."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -84,9 +85,10 @@ def test_a_file_that_is_not_a_policy_is_rejected(tmp_path):
         load_policy(path)
 
 
-def test_behaviour_cloning_fits_the_teacher(tmp_path):
+def test_behaviour_cloning_fits_the_teacher(tmp_path, capsys):
     """A warm start makes the policy imitate the teacher: its loss falls, and the imitation run
-    records the teacher data it used."""
+    records the teacher data it used; while it collects the teacher's games and fits them it prints
+    progress lines (issue 15 item 8b: the main job was silent for minutes)."""
     from sb3_contrib import MaskablePPO
 
     from meadowzoo.training.imitation import collect, pretrain
@@ -98,7 +100,16 @@ def test_behaviour_cloning_fits_the_teacher(tmp_path):
     model = MaskablePPO("MlpPolicy", SelfPlayEnv("volle_wolle", num_players=2), seed=0, policy_kwargs={"net_arch": [64]})
     losses = pretrain(model, data, epochs=8)
     assert losses[-1] < losses[0] * 0.8
-    out = run(tmp_path, "bc", 64, "--imitate", "greedy", "--imitate-games", "3", "--imitate-epochs", "2")
+    capsys.readouterr()
+    out = tmp_path / "bc"
+    main(["--game", "volle_wolle", "--timesteps", "64", "--out", str(out), *[a for a in TINY if a != "--quiet"],
+          "--imitate", "greedy", "--imitate-games", "3", "--imitate-epochs", "2"])
+    shown = capsys.readouterr().out
+    assert re.search(r"^collecting greedy's games: 1/3 \(33%\), [\d.e+-]+ games/s, ETA \d+ s$", shown, re.M)
+    assert re.search(r"^collecting greedy's games: 3/3 \(100%\), [\d.e+-]+ games/s, \d+ s in all$", shown, re.M)
+    assert re.search(r"^imitation epochs \(\d+ decisions\): 1/2 \(50%\), .*ETA .*; loss \d+\.\d{4}$", shown, re.M)
+    assert re.search(r"^imitation epochs \(\d+ decisions\): 2/2 \(100%\), .*; loss \d+\.\d{4}$", shown, re.M)
+    assert re.search(r"^collecting held-out games: 1/1 \(100%\)", shown, re.M)
     imitation = json.loads((out / "state.json").read_text())["imitation"]
     assert imitation["teacher"] == "greedy" and imitation["held_out_decisions"] > 0
     assert 0.0 <= imitation["held_out_agreement"] <= 1.0

@@ -1,4 +1,4 @@
-"""One or more tests per rule VW-1 … VW-17 (shared/rules/volle_wolle.md)."""
+"""One or more tests per rule VW-1 … VW-17 (docs/rules/volle_wolle.md)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""The documentation's helpers (``python -m docs.pictures`` redraws the README pictures)."""
