@@ -703,6 +703,8 @@ class HasteBockGame(Game):
     def from_dict(cls, data: dict) -> "HasteBockGame":
         where = "game snapshot"
         config = require(data, "config", dict, where)
+        if set(config) != {"num_players", "rule_data", "phase2_rows"}:  # as config() writes it
+            raise ValueError(f"{where}: field 'config' must hold exactly num_players, rule_data and phase2_rows")
         try:
             game = cls._empty(
                 require(config, "num_players", int, where + " config"),
