@@ -37,6 +37,7 @@ from pettingzoo.utils import wrappers
 from meadowzoo.envs.core.game import Game
 from meadowzoo.envs.core.observation import Layout
 from meadowzoo.envs.core.options import check_int
+from meadowzoo.envs.core.snapshot import same_json
 from meadowzoo.envs.core.rewards import rank_rewards
 from meadowzoo.envs.core.standing import check_truncation_scoring, standing_rewards
 
@@ -361,7 +362,7 @@ class MeadowEnv(AECEnv, EzPickle):
         version = snapshot.get("version")
         if type(version) is not int or version not in READABLE_SNAPSHOT_VERSIONS:
             raise ValueError(f"snapshot field 'version' must be one of {READABLE_SNAPSHOT_VERSIONS}, got {version!r}")
-        if snapshot.get("options") != self.options:
+        if not same_json(snapshot.get("options"), self.options):  # types too: True is no 1
             raise ValueError(f"snapshot field 'options' {snapshot.get('options')!r} does not match this env's {self.options!r}")
         max_turns = snapshot.get("max_turns")
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:

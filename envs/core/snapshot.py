@@ -93,6 +93,17 @@ def _is_int(value: Any, hi: int) -> bool:
     return type(value) is int and 0 <= value <= hi
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, types included (``True`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 def _name(kind: type | tuple[type, ...]) -> str:
     if isinstance(kind, tuple):
         return " or ".join(k.__name__ for k in kind)

@@ -115,6 +115,9 @@ def test_unhashable_or_wrongly_typed_values_anywhere_are_value_errors(game):
             target = target[key]
         target["extra"] = 0
         _refused(env, bad, "unknown fields")
+    bad = json.loads(json.dumps(snapshot))
+    bad["options"]["num_players"] = float(bad["options"]["num_players"])  # equal, but not the same JSON
+    _refused(env, bad, "options")
     if game == "haste_bock":  # its game's config object too (a fuzz finding)
         bad = json.loads(json.dumps(snapshot))
         bad["game"]["config"]["extra"] = {}
