@@ -22,7 +22,6 @@ Games are seeded one by one from a master seed and set up and played exactly as 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from multiprocessing import get_context
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from meadowzoo.envs.haste_bock.afterstate import (
     GAME, RECORD_SIZE, SLOTS, ends_a_turn, game_record, outcomes, recorded_scores, slot_colours,
 )
 from meadowzoo.envs.haste_bock.rules import HasteBockGame
+from meadowzoo.training.processes import worker_pool
 from meadowzoo.training.runner import advance, game_seed, start
 
 
@@ -101,7 +101,7 @@ def generate(games: int, master_seed: int, pool: list[tuple[str, ...]], viewer_s
             raise ValueError(f"lineup {specs} has no {viewer_spec!r} seat to record")
     jobs = [(s, min(s + chunk, games), master_seed, pool, viewer_spec) for s in range(0, games, chunk)]
     if workers > 1:
-        with get_context("fork").Pool(workers) as pool_:
+        with worker_pool(workers) as pool_:
             parts = pool_.map(_play_range, jobs)
     else:
         parts = [_play_range(job) for job in jobs]

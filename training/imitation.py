@@ -45,14 +45,14 @@ def collect(game: str, players: int, teacher: str, games: int, seed: int, advice
     order). ``progress`` (a :class:`~meadowzoo.training.progress.Progress` over ``games``) is
     told about every finished game or chunk."""
     if workers > 1 and games > 1:
-        import multiprocessing
+        from meadowzoo.training.processes import worker_pool
 
         # about four chunks per worker: progress is reported per chunk
         parts_wanted = min(games, 4 * workers)
         chunks = [(game, players, teacher, seed, list(part), advice, options)
                   for part in np.array_split(np.arange(games), parts_wanted) if len(part)]
         parts = []
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(chunks))) as pool:
+        with worker_pool(min(workers, len(chunks)), "spawn") as pool:
             for chunk, part in zip(chunks, pool.imap(_collect_chunk, chunks)):
                 parts.append(part)
                 if progress is not None:

@@ -29,3 +29,18 @@ def die_with_parent(parent_pid: int | None = None) -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if parent_pid is not None and os.getppid() != parent_pid:
         os._exit(1)
+
+
+def worker_pool(workers: int, start_method: str = "fork", initializer=None):
+    """A ``multiprocessing`` pool of ``workers`` processes that each call :func:`die_with_parent`
+    first (then ``initializer``, a module-level function, if given): the pools of tournaments,
+    imitation and afterstate data never outlive a killed run."""
+    from multiprocessing import get_context
+
+    return get_context(start_method).Pool(workers, initializer=_start_worker, initargs=(os.getpid(), initializer))
+
+
+def _start_worker(parent_pid: int, initializer) -> None:
+    die_with_parent(parent_pid)
+    if initializer is not None:
+        initializer()

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
 from meadowzoo.envs.core.standing import standing_rewards
+from meadowzoo.training.processes import worker_pool
 from meadowzoo.training.runner import advance, final_scores, game_seed, start
 
 
@@ -126,7 +126,7 @@ def run(tasks: list[GameTask], workers: int = 1, progress: bool = True) -> list[
                 records.append(play_task(task))
                 bar and bar.update()
         else:
-            with get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
+            with worker_pool(workers, initializer=_ignore_interrupts) as pool:
                 for record in pool.imap_unordered(play_task, tasks, chunksize=1):
                     records.append(record)
                     bar and bar.update()

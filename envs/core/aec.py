@@ -24,6 +24,7 @@ lives here once:
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 import gymnasium
@@ -35,6 +36,8 @@ from pettingzoo.utils import wrappers
 
 from meadowzoo.envs.core.game import Game
 from meadowzoo.envs.core.observation import Layout
+from meadowzoo.envs.core.options import check_int
+from meadowzoo.envs.core.snapshot import same_json
 from meadowzoo.envs.core.rewards import rank_rewards
 from meadowzoo.envs.core.standing import check_truncation_scoring, standing_rewards
 
@@ -43,6 +46,13 @@ from meadowzoo.envs.core.standing import check_truncation_scoring, standing_rewa
 #: each game's :meth:`~meadowzoo.envs.core.game.Game.upgrade` renames their fields.
 SNAPSHOT_VERSION = 2
 READABLE_SNAPSHOT_VERSIONS = (1, 2)
+#: the fields of :meth:`MeadowEnv.snapshot`
+SNAPSHOT_FIELDS = frozenset({"format", "version", "env", "options", "max_turns", "truncation_scoring", "game",
+                             "agents", "cumulative_rewards", "last_action"})
+#: how far a snapshot's cumulative rewards may lie from the exact rank rewards (float32 rounding)
+REWARD_TOLERANCE = 1e-6
+#: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
+MAX_TURNS = 10**9
 INT8 = np.dtype(np.int8)
 FLOAT32 = np.dtype(np.float32)
 
@@ -70,9 +80,7 @@ class MeadowEnv(AECEnv, EzPickle):
                 f"render_mode {render_mode!r} not supported; choose from {self.metadata['render_modes']}"
             )
         self.render_mode = render_mode
-        self.max_turns = self.default_max_turns if max_turns is None else int(max_turns)
-        if self.max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.max_turns = self.default_max_turns if max_turns is None else check_int("max_turns", max_turns, 1, MAX_TURNS)
         #: how a max_turns cut is scored (:mod:`meadowzoo.envs.core.standing`); like max_turns an
         #: env setting, not a rule: kept in snapshots beside it
         self.truncation_scoring = check_truncation_scoring(truncation_scoring)
@@ -175,12 +183,16 @@ class MeadowEnv(AECEnv, EzPickle):
     def legal_actions(self) -> list[int]:
         """Legal actions of ``agent_selection`` (empty once the game is over): a new list at every
         call, which the caller may change."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("legal_actions"))
         if self._legal is None:
             self._legal = self.game.legal_actions() if not self.game.is_over else []
         return list(self._legal)
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("action_mask"))
         return self._mask(self._agent_index[self.agent_selection if agent is None else agent])
 
     def _mask(self, seat: int) -> np.ndarray:
@@ -195,21 +207,32 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict:
         """Observation of ``agent``: a fresh dict of fresh arrays (callers may modify them)."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("observe"))
         seat = self._agent_index[agent]
         return {"observation": self._encode(self.game, seat), "action_mask": self._mask(seat)}
 
     def last(self, observe: bool = True) -> tuple:
         """As :meth:`pettingzoo.AECEnv.last`, read in one go (it runs once per step of every loop)."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("last"))
         agent = self.agent_selection
-        assert agent is not None
+        try:
+            reward = self._cumulative_rewards[agent]
+        except KeyError:  # only once every agent has left (a free try on the common path)
+            raise RuntimeError(self._left_message("last")) from None
         # observe(agent), inlined (a Python call fewer on every step of every loop)
         if observe:
             seat = self._agent_index[agent]
             observation = {"observation": self._encode(self.game, seat), "action_mask": self._mask(seat)}
         else:
             observation = None
-        return (observation, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        return observation, reward, self.terminations[agent], self.truncations[agent], self.infos[agent]
+
+    def _left_message(self, method: str) -> str:
+        if not self.agents:
+            return f"every agent has left the finished game: call reset() before {method}()"
+        return f"agent_selection {self.agent_selection!r} is not in agents {self.agents}"
 
     def agent_iter(self, max_iter: int = 2**63):
         """As :meth:`pettingzoo.AECEnv.agent_iter`: an iterable (each ``iter()`` starts afresh) of the
@@ -220,18 +243,20 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def step(self, action: Any) -> None:
         if self._needs_reset:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError(before_reset("step"))
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            over = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # only once every agent has left (a free try on the common path)
+            raise RuntimeError(self._left_message("step")) from None
+        if over:
             self._was_dead_step(action)
             return
         legal = self._legal
         if legal is None:
             legal = self._legal = self.game.legal_actions() if not self.game.is_over else []
         if type(action) is not int:  # the common case skips the checks below
-            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-                raise ValueError(f"action must be an integer, got {action!r}; legal actions of {agent}: {list(legal)}")
-            action = int(action)
+            action = integer_action(action, f"; legal actions of {agent}: {list(legal)}")
         if action not in legal:
             raise ValueError(self._illegal_message(agent, action, legal))
         self._cumulative_rewards[agent] = 0.0
@@ -277,11 +302,17 @@ class MeadowEnv(AECEnv, EzPickle):
 
     # ---- text -----------------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if not 0 <= int(action) < self.num_actions:
+        """The name of an action index (an integer: Python or numpy, never bool or float)."""
+        action = integer_action(action)
+        if not 0 <= action < self.num_actions:
             raise ValueError(f"action {action} out of range 0..{self.num_actions - 1}")
-        return self.game.action_to_string(int(action))
+        return self.game.action_to_string(action)
 
     def string_to_action(self, text: str) -> int:
+        """Inverse of :meth:`action_to_string` (a name, any case and spacing, or an index in ASCII
+        digits)."""
+        if not isinstance(text, str):
+            raise ValueError(f"string_to_action takes a string, got {text!r} ({type(text).__name__})")
         return self.game.string_to_action(text)
 
     # ---- snapshots and copies -------------------------------------------------------------------
@@ -296,7 +327,7 @@ class MeadowEnv(AECEnv, EzPickle):
         ``last_action`` (``[agent, action]`` or ``null``).
         """
         if self._needs_reset:
-            raise RuntimeError("call reset() before snapshot()")
+            raise RuntimeError(before_reset("snapshot"))
         return self.snapshot_of(self.game.to_dict(), self.agents, self._cumulative_rewards, self.last_action)
 
     def snapshot_of(self, game: dict, agents: list[str], cumulative_rewards: dict[str, float],
@@ -322,55 +353,96 @@ class MeadowEnv(AECEnv, EzPickle):
         """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
         if not isinstance(snapshot, dict):
             raise ValueError("snapshot must be a dict")
+        unknown = set(snapshot) - SNAPSHOT_FIELDS
+        if unknown:
+            raise ValueError(f"snapshot has unknown fields {sorted(unknown, key=str)}")
         for field, expected in (("format", "meadowzoo"), ("env", self.metadata["name"])):
             if snapshot.get(field) != expected:
                 raise ValueError(f"snapshot field {field!r} must be {expected!r}, got {snapshot.get(field)!r}")
         version = snapshot.get("version")
-        if isinstance(version, bool) or version not in READABLE_SNAPSHOT_VERSIONS:
+        if type(version) is not int or version not in READABLE_SNAPSHOT_VERSIONS:
             raise ValueError(f"snapshot field 'version' must be one of {READABLE_SNAPSHOT_VERSIONS}, got {version!r}")
-        if snapshot.get("options") != self.options:
+        if not same_json(snapshot.get("options"), self.options):  # types too: True is no 1
             raise ValueError(f"snapshot field 'options' {snapshot.get('options')!r} does not match this env's {self.options!r}")
         max_turns = snapshot.get("max_turns")
-        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-            raise ValueError(f"snapshot field 'max_turns' must be a positive integer, got {max_turns!r}")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:
+            raise ValueError(f"snapshot field 'max_turns' must be an integer in 1..{MAX_TURNS}, got {max_turns!r}")
         try:  # absent: "draw" (the default, and the only scoring before the field existed)
             truncation_scoring = check_truncation_scoring(snapshot.get("truncation_scoring", "draw"))
         except ValueError as error:
             raise ValueError(f"snapshot field {error}") from None
-        game_data = snapshot.get("game")
-        if version != SNAPSHOT_VERSION:
-            game_data = self.game_class.upgrade(game_data, version)
-        game = self._game_from_dict(game_data)
+        game = self._restored_game(snapshot.get("game"), version)
         if game.num_agents != len(self.possible_agents) or game.num_actions != self.num_actions:
             raise ValueError("snapshot field 'game' does not fit this env's configuration")
         agents = snapshot.get("agents")
-        if not isinstance(agents, list) or any(a not in self._agent_index for a in agents):
-            raise ValueError(f"snapshot field 'agents' must list agents of this env, got {agents!r}")
+        if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents) or (
+            agents != [a for a in self.possible_agents if a in agents]
+        ):
+            raise ValueError(f"snapshot field 'agents' must list distinct agents of this env in seat order, "
+                             f"got {agents!r}")
+        live = not game.is_over and game.turn < max_turns
+        if live and agents != self.possible_agents:  # agents leave only once the game has ended
+            raise ValueError(f"snapshot field 'agents' must list every agent while the game runs, got {agents!r}")
         rewards = snapshot.get("cumulative_rewards")
         if not isinstance(rewards, dict) or set(rewards) != set(agents) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in rewards.values()
+            type(v) in (int, float) and math.isfinite(v) for v in rewards.values()
         ):
-            raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a number")
-        last = snapshot.get("last_action")
+            raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a finite number")
+        # rewards come only at the end: 0 while the game runs, the rank rewards once it ended (until
+        # the agent leaves), 0 or the standing's rewards once truncated (truncation_scoring);
+        # anything else is a state no game reaches. Within REWARD_TOLERANCE (the JAX engines'
+        # float32 rewards) the exact rewards are installed.
+        if game.is_over:
+            final = rank_rewards(game.places(), game.teams())
+        elif not live and truncation_scoring == "standing":
+            final = standing_rewards(game)
+        else:
+            final = [0.0] * game.num_agents
+        expected = {a: final[self._agent_index[a]] for a in agents}
+        if any(abs(rewards[a] - expected[a]) > REWARD_TOLERANCE for a in agents):
+            raise ValueError(f"snapshot field 'cumulative_rewards' {rewards} does not fit the game's state "
+                             f"(expected {expected})")
+        if "last_action" not in snapshot:  # null is a value (no action yet): the field must be there
+            raise ValueError("snapshot field 'last_action' is missing")
+        last = snapshot["last_action"]
         if last is not None and not (
-            isinstance(last, list) and len(last) == 2 and last[0] in self._agent_index
-            and isinstance(last[1], int) and 0 <= last[1] < self.num_actions
+            isinstance(last, list) and len(last) == 2 and isinstance(last[0], str) and last[0] in self._agent_index
+            and type(last[1]) is int and 0 <= last[1] < self.num_actions
         ):
             raise ValueError(f"snapshot field 'last_action' must be null or [agent, action], got {last!r}")
         # validated: now install (nothing above touched self)
         self.max_turns = max_turns
         self.truncation_scoring = truncation_scoring
         self._start(game)
-        self.agents = [a for a in self.possible_agents if a in agents]
+        self.agents = list(agents)
         for name in ("rewards", "terminations", "truncations", "infos"):
             table = getattr(self, name)
             for agent in list(table):
                 if agent not in self.agents:
                     del table[agent]
-        self._cumulative_rewards = {a: float(rewards[a]) for a in self.agents}
+        # the rewards of the step that ended the game were paid by that step: a restored env has
+        # taken no step (its cumulative rewards still hold what last() has to report)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict(expected)
         if self.agents and self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
         self.last_action = (last[0], last[1]) if last else None
+
+    def _restored_game(self, data: Any, version: int) -> Game:
+        """The game of a snapshot's ``game`` field; whatever is wrong with it raises ``ValueError``
+        (a check a game lacks must not surface as a TypeError or KeyError)."""
+        try:
+            if version != SNAPSHOT_VERSION:
+                data = self.game_class.upgrade(data, version)
+            game = self._game_from_dict(data)
+            unknown = set(data) - set(game.to_dict())  # a field the game would silently drop
+            if unknown:
+                raise ValueError(f"snapshot field 'game' has unknown fields {sorted(unknown, key=str)}")
+            return game
+        except ValueError:
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as error:
+            raise ValueError(f"snapshot field 'game' is malformed ({type(error).__name__}: {error})") from None
 
     def clone(self) -> "MeadowEnv":
         """An independent raw env in the same state (render mode and options kept)."""
@@ -405,7 +477,7 @@ class MeadowEnv(AECEnv, EzPickle):
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
         if self._needs_reset:
-            raise RuntimeError("call reset() before render()")
+            raise RuntimeError(before_reset("render"))
         if self.render_mode == "ansi":
             return self._render_ansi()
         if self.render_mode == "rgb_array":
@@ -415,6 +487,19 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+
+def before_reset(method: str) -> str:
+    """The error message of a method called before the first ``reset()``."""
+    return f"call reset() before {method}()"
+
+
+def integer_action(action: Any, context: str = "") -> int:
+    """``action`` as an ``int``: Python and numpy integers pass, ``bool`` and everything else
+    (floats, strings, arrays, None) raise ``ValueError``."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer, got {action!r}{context}")
+    return int(action)
 
 
 class _AgentIterable:
@@ -456,8 +541,22 @@ def _forward(name: str, needs_reset: bool) -> property:
     return property(get, set_)
 
 
+def _checked_step(wrapper: type):
+    """``wrapper.step`` refusing a malformed action (``True``, ``1.5``) with the raw env's
+    ValueError before PettingZoo indexes the mask with it (``None`` passes: finished agents)."""
+    step = wrapper.step
+
+    def checked(self, action):
+        if action is not None and type(action) is not int:
+            action = integer_action(action)
+        return step(self, action)
+
+    return checked
+
+
 def _fast(wrapper: type, needs_reset: bool = False) -> type:
     namespace = {name: _forward(name, needs_reset and not name.startswith("_")) for name in _HOT_ATTRIBUTES}
+    namespace["step"] = _checked_step(wrapper)
 
     def __init__(self, env, *args, **kwargs):
         object.__setattr__(self, "_raw", env.unwrapped)

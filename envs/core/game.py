@@ -157,7 +157,7 @@ class Game(ABC):
         table = self._string_table()
         if key in table:
             return table[key]
-        if key.lstrip("-").isdigit():
+        if key.lstrip("-").isascii() and key.lstrip("-").isdigit():  # "٣" is a digit, not an index
             index = int(key)
             if 0 <= index < self.num_actions:
                 return index

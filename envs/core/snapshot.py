@@ -69,15 +69,39 @@ def rng_to_dict(rng: np.random.Generator) -> dict:
 
 
 def rng_from_dict(state: Any, where: str = "snapshot") -> np.random.Generator:
-    """Rebuild a PCG64 generator from :func:`rng_to_dict` output."""
+    """Rebuild a PCG64 generator from :func:`rng_to_dict` output. Anything else (other keys,
+    numbers out of range, a state numpy would store differently) raises ``ValueError``."""
     if not isinstance(state, dict) or state.get("bit_generator") != "PCG64":
         raise ValueError(f"{where}: field 'rng' must be a PCG64 generator state")
+    inner = state.get("state")
+    if set(state) != {"bit_generator", "state", "has_uint32", "uinteger"} or not isinstance(inner, dict) \
+            or set(inner) != {"state", "inc"} or not all(_is_int(inner[k], 2**128 - 1) for k in ("state", "inc")) \
+            or not _is_int(state["has_uint32"], 1) or not _is_int(state["uinteger"], 2**32 - 1):
+        raise ValueError(f"{where}: field 'rng' is not a valid PCG64 state (keys bit_generator, state {{state, inc < "
+                         f"2**128}}, has_uint32 0/1, uinteger < 2**32)")
     bit_generator = np.random.PCG64()
     try:
         bit_generator.state = state
-    except (TypeError, ValueError, KeyError) as error:
+    except (TypeError, ValueError, KeyError, OverflowError) as error:
         raise ValueError(f"{where}: field 'rng' is not a valid generator state ({error})") from None
+    if bit_generator.state != state:  # e.g. an even increment: numpy would run another generator
+        raise ValueError(f"{where}: field 'rng' is not a state a PCG64 generator can hold")
     return np.random.Generator(bit_generator)
+
+
+def _is_int(value: Any, hi: int) -> bool:
+    return type(value) is int and 0 <= value <= hi
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, types included (``True`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def _name(kind: type | tuple[type, ...]) -> str:

@@ -110,6 +110,7 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.envs.core.aec import FLOAT32, INT8, MeadowEnv
+from meadowzoo.envs.core.options import check_bool
 from meadowzoo.envs.hase_und_igel import data, render
 from meadowzoo.envs.hase_und_igel.observation import LAYOUT
 from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame, check_config
@@ -260,9 +261,12 @@ class HaseUndIgelEnv(MeadowEnv):
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         check_config(options["num_players"], options["two_runners"], options["teams"], options["start_player"])
-        for flag in ("chain_hare_cards", "reshuffle_deck"):
-            if not isinstance(options[flag], bool):
-                raise ValueError(f"{flag} must be a bool, got {options[flag]!r}")
+        # as plain Python values (numpy integers and bools accepted): the snapshot stores them as JSON
+        options["num_players"] = int(options["num_players"])
+        if options["start_player"] is not None:
+            options["start_player"] = int(options["start_player"])
+        for flag in ("two_runners", "chain_hare_cards", "reshuffle_deck"):
+            options[flag] = check_bool(flag, options[flag])
         return options
 
     # ---- observation ----------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.envs.core.game import Game, IllegalActionError
+from meadowzoo.envs.core.options import check_bool, check_choice, check_int
 from meadowzoo.envs.core.snapshot import (
     require,
     require_bool_list,
@@ -761,11 +762,15 @@ class HaseUndIgelGame(Game):
             raise ValueError(f"{where}: field 'game' must be an object")
         n = require_int(d, "num_players", 2, 6, where)
         two = require(d, "two_runners", bool, where)
-        teams = d.get("teams")
+        if "teams" not in d:  # None is a value (no teams): the field itself must be there
+            raise ValueError(f"{where}: missing field 'teams'")
+        teams = d["teams"]
         check_config(n, two, teams, None, where)
         game = cls(n, two_runners=two, teams=teams,
                    chain_hare_cards=require(d, "chain_hare_cards", bool, where),
                    reshuffle_deck=require(d, "reshuffle_deck", bool, where), start_player=0)
+        if two != (game.rpp == 2):  # as to_dict writes it: only 2-player games give two runners each
+            raise ValueError(f"{where}: field 'two_runners' must be true exactly for a 2-player game with two runners")
         r = game.num_runners
         game.pos = require_int_list(d, "pos", r, 0, data.GOAL, where)
         game.place = require_int_list(d, "place", r, 0, r, where)
@@ -787,7 +792,10 @@ class HaseUndIgelGame(Game):
         game.cur = require_int(d, "current", 0, n - 1, where)
         game.pending = require_choice(d, "pending", DECISIONS, where)
         game.card_runner = require_int(d, "card_runner", -1, r - 1, where)
-        game._busy = frozenset(require_int_list(d, "busy", None, 0, r - 1, where))
+        busy = require_int_list(d, "busy", None, 0, r - 1, where)
+        if busy != sorted(set(busy)):  # a set, written sorted
+            raise ValueError(f"{where}: field 'busy' must list distinct runners in ascending order")
+        game._busy = frozenset(busy)
         game.over = require(d, "over", bool, where)
         if game.over != (game.pending == OVER):
             raise ValueError(f"{where}: field 'pending' must be 'over' exactly when field 'over' is true")
@@ -831,16 +839,14 @@ def start_holdings(num_players: int, runners_per_player: int) -> tuple[int, int]
 
 def check_config(num_players: Any, two_runners: Any, teams: Any, start_player: Any, where: str = "config") -> None:
     """Reject impossible configurations with a clear message."""
-    if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 6:
-        raise ValueError(f"{where}: num_players must be an integer 2..6, got {num_players!r}")
-    if not isinstance(two_runners, bool):
-        raise ValueError(f"{where}: two_runners must be a bool, got {two_runners!r}")
-    if teams is not None:
-        if teams not in data.TEAM_LAYOUTS:
-            raise ValueError(f"{where}: teams must be None or one of {sorted(data.TEAM_LAYOUTS)}, got {teams!r}")
-        if len(data.TEAM_LAYOUTS[teams]) != num_players:
-            raise ValueError(f"{where}: team layout {teams} needs {len(data.TEAM_LAYOUTS[teams])} players, got {num_players}")
-    if start_player is not None and (
-        isinstance(start_player, bool) or not isinstance(start_player, int) or not 0 <= start_player < num_players
-    ):
-        raise ValueError(f"{where}: start_player must be None or 0..{num_players - 1}, got {start_player!r}")
+    try:
+        num_players = check_int("num_players", num_players, 2, 6)
+        check_bool("two_runners", two_runners)
+        if teams is not None:
+            check_choice("teams", teams, sorted(data.TEAM_LAYOUTS))
+            if len(data.TEAM_LAYOUTS[teams]) != num_players:
+                raise ValueError(f"team layout {teams} needs {len(data.TEAM_LAYOUTS[teams])} players, got {num_players}")
+        if start_player is not None:
+            check_int("start_player", start_player, 0, num_players - 1)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None

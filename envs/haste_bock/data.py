@@ -95,8 +95,19 @@ DEFAULT_RULE_DATA: dict[str, Any] = {
 }
 
 
+#: Bounds of the rule data, which a game snapshot's check (``HasteBockGame.from_dict``) shares:
+#: at most MAX_CARDS action cards and MAX_TILES time tiles a player, so that every count in a hand
+#: fits; an end penalty of at most MAX_TILE_PENALTY a tile, so that every score stays within
+#: ±SCORE_LIMIT (a game's positive points stay far below SCORE_LIMIT − the largest penalty).
+MAX_CARDS = 30
+MAX_TILES = 12
+MAX_TILE_PENALTY = 50
+SCORE_LIMIT = 1000
+
+
 def check_rule_data(data: Any) -> dict[str, Any]:
-    """Merge ``data`` over the defaults and validate it; raises ``ValueError`` naming the key."""
+    """Merge ``data`` over the defaults and validate it; raises ``ValueError`` naming the key. Every
+    accepted table gives games whose snapshots pass the snapshot check (bounds above)."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -106,8 +117,8 @@ def check_rule_data(data: Any) -> dict[str, Any]:
         raise ValueError(f"rule_data: unknown keys {sorted(unknown)}; known: {sorted(DEFAULT_RULE_DATA)}")
     merged = {key: data.get(key, value) for key, value in DEFAULT_RULE_DATA.items()}
     cards = merged["cards"]
-    if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= 30:
-        raise ValueError("rule_data['cards'] must be a list of 1..30 [type, value] pairs")
+    if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= MAX_CARDS:
+        raise ValueError(f"rule_data['cards'] must be a list of 1..{MAX_CARDS} [type, value] pairs")
     for i, card in enumerate(cards):
         if (
             not isinstance(card, (list, tuple)) or len(card) != 2 or card[0] not in CARD_TYPES
@@ -119,13 +130,14 @@ def check_rule_data(data: Any) -> dict[str, Any]:
             )
     for key, lo, hi in (("panic_spaces", 1, TRACK_END - 1), ("three_player_tiles", 1, 3), ("two_player_tiles", 1, 3)):
         value = merged[key]
-        if not isinstance(value, (list, tuple)) or any(
+        longest = MAX_TILES if key.endswith("tiles") else hi
+        if not isinstance(value, (list, tuple)) or len(value) > longest or any(
             isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi for v in value
         ):
-            raise ValueError(f"rule_data[{key!r}] must be a list of integers in {lo}..{hi}")
+            raise ValueError(f"rule_data[{key!r}] must be a list of at most {longest} integers in {lo}..{hi}")
     penalty = merged["unused_tile_penalty"]
-    if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
-        raise ValueError("rule_data['unused_tile_penalty'] must be a non-negative integer")
+    if isinstance(penalty, bool) or not isinstance(penalty, int) or not 0 <= penalty <= MAX_TILE_PENALTY:
+        raise ValueError(f"rule_data['unused_tile_penalty'] must be an integer in 0..{MAX_TILE_PENALTY}")
     return {
         "cards": [[str(t), int(v)] for t, v in cards],
         "panic_spaces": sorted(set(int(v) for v in merged["panic_spaces"])),

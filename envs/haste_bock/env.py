@@ -167,6 +167,7 @@ class HasteBockEnv(MeadowEnv):
         merged = {**OPTION_DEFAULTS, **options}
         merged["rule_data"] = D.check_rule_data(merged["rule_data"])
         check_config(merged["num_players"], merged["layout"], merged["facing"], merged["phase2_rows"])
+        merged["num_players"] = int(merged["num_players"])  # a numpy integer is stored as JSON's int
         return merged
 
     def _game_from_dict(self, data: dict) -> HasteBockGame:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from meadowzoo.envs.core.game import Game, IllegalActionError
+from meadowzoo.envs.core.options import check_choice, check_int
 from meadowzoo.envs.core.snapshot import (
     require, require_choice, require_int, require_int_list, rng_from_dict, rng_to_dict,
 )
@@ -100,14 +101,10 @@ def action_layout() -> list[tuple[str, int, int]]:
 def check_config(num_players: Any, layout: Any = "random", facing: Any = "N", phase2_rows: Any = "occupied") -> None:
     """Reject impossible configurations with a clear message (the rule data is checked by
     :func:`meadowzoo.envs.haste_bock.data.check_rule_data`)."""
-    if isinstance(num_players, bool) or num_players not in (2, 3, 4):
-        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-    if layout not in ("random", "fixed"):
-        raise ValueError(f"layout must be 'random' or 'fixed', got {layout!r}")
-    if facing not in D.SIDE_NAMES:
-        raise ValueError(f"facing must be one of {D.SIDE_NAMES}, got {facing!r}")
-    if phase2_rows not in ("occupied", "consecutive"):
-        raise ValueError(f"phase2_rows must be 'occupied' or 'consecutive', got {phase2_rows!r}")
+    check_int("num_players", num_players, 2, 4)
+    check_choice("layout", layout, ("random", "fixed"))
+    check_choice("facing", facing, D.SIDE_NAMES)
+    check_choice("phase2_rows", phase2_rows, ("occupied", "consecutive"))
 
 
 class HasteBockGame(Game):
@@ -706,6 +703,8 @@ class HasteBockGame(Game):
     def from_dict(cls, data: dict) -> "HasteBockGame":
         where = "game snapshot"
         config = require(data, "config", dict, where)
+        if set(config) != {"num_players", "rule_data", "phase2_rows"}:  # as config() writes it
+            raise ValueError(f"{where}: field 'config' must hold exactly num_players, rule_data and phase2_rows")
         try:
             game = cls._empty(
                 require(config, "num_players", int, where + " config"),
@@ -715,20 +714,22 @@ class HasteBockGame(Game):
             )
         except ValueError as error:
             raise ValueError(f"{where}: field 'config' is invalid ({error})") from None
+        if game.rule_data != config["rule_data"]:  # as to_dict writes it: every key, sorted panic spaces
+            raise ValueError(f"{where}: field 'config' holds rule data not in its complete, normalised form")
         n = game.num_agents
         pos = require_int_list(data, "pos", D.NUM_SHEEP, 0, D.SQUARES - 1, where)
         if len(set(pos)) != D.NUM_SHEEP:
             raise ValueError(f"{where}: field 'pos' puts two sheep on one square")
-        scores = require_int_list(data, "scores", n, -1000, 1000, where)
+        scores = require_int_list(data, "scores", n, -D.SCORE_LIMIT, D.SCORE_LIMIT, where)
         hands = require(data, "hands", list, where)
         tiles = require(data, "tiles", list, where)
         if len(hands) != n or len(tiles) != n:
             raise ValueError(f"{where}: fields 'hands' and 'tiles' need one entry per player")
         for p in range(n):
-            hand = require_int_list({"hands": hands[p]}, "hands", NUM_KINDS, 0, 30, where)
+            hand = require_int_list({"hands": hands[p]}, "hands", NUM_KINDS, 0, D.MAX_CARDS, where)
             if any(h > s for h, s in zip(hand, game.start_hand)):
                 raise ValueError(f"{where}: field 'hands'[{p}] holds cards the card table does not give")
-            tile = require_int_list({"tiles": tiles[p]}, "tiles", 3, 0, 12, where)
+            tile = require_int_list({"tiles": tiles[p]}, "tiles", 3, 0, D.MAX_TILES, where)
             if any(h > s for h, s in zip(tile, game.start_tiles)):
                 raise ValueError(f"{where}: field 'tiles'[{p}] holds tiles this player count does not give")
         opening = require_int_list(data, "opening", None, 0, n - 1, where)

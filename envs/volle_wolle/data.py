@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
+import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,8 +102,41 @@ class Deck:
         return len(self.type_cards)
 
 
+#: bounds of a deck file and its numbers: a deck file is a regular file of at most MAX_DECK_BYTES
+#: (the shipped one has ~5 KB), card points and modifiers lie within ±MAX_CARD_POINTS and sheep
+#: numbers up to MAX_SHEEP_NUMBER (the observation holds them as float32)
+MAX_DECK_BYTES = 1 << 20
+MAX_CARD_POINTS = 1000
+MAX_SHEEP_NUMBER = 10**6
+
+
+def read_deck_file(path: Any) -> Any:
+    """The JSON data of a deck file: ``ValueError`` naming the file if it is not a regular file,
+    holds more than :data:`MAX_DECK_BYTES`, is not JSON or is nested too deeply to parse."""
+    origin = f"deck file {os.fspath(path)!r}"
+    try:
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ValueError(f"{origin}: not a regular file")
+            raw = handle.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"{origin}: cannot read ({error})") from None
+    if len(raw) > MAX_DECK_BYTES:
+        raise ValueError(f"{origin}: larger than {MAX_DECK_BYTES} bytes")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except ValueError as error:  # not UTF-8, not JSON, or an integer too long to convert
+        raise ValueError(f"{origin}: not valid JSON ({error})") from None
+    except RecursionError:
+        raise ValueError(f"{origin}: JSON nested too deeply") from None
+
+
+_SHORT = reprlib.Repr()  # a bad card is quoted shortened: it may be huge or deeply nested
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 3, 60, 60, 40
+
+
 def _card_error(index: int, card: Any, message: str) -> ValueError:
-    return ValueError(f"deck card {index} ({card!r}): {message}")
+    return ValueError(f"deck card {index} ({_SHORT.repr(card)}): {message}")
 
 
 def _parse_modifier(index: int, card: dict, text: Any) -> tuple[int, bool]:
@@ -109,9 +144,11 @@ def _parse_modifier(index: int, card: dict, text: Any) -> tuple[int, bool]:
         return 0, False
     if text == "bone":
         return 0, True
-    if isinstance(text, str) and len(text) >= 2 and text[0] in "+-" and text[1:].isdigit() and int(text[1:]) > 0:
+    if (isinstance(text, str) and 2 <= len(text) <= 8 and text[0] in "+-" and text[1:].isascii()
+            and text[1:].isdigit() and 0 < int(text[1:]) <= MAX_CARD_POINTS):
         return int(text), False
-    raise _card_error(index, card, f"field 'modifier' must be '+N', '-N', 'bone' or 'none', got {text!r}")
+    raise _card_error(index, card, f"field 'modifier' must be '+N', '-N' (N in 1..{MAX_CARD_POINTS}), 'bone' or "
+                                   f"'none', got {_SHORT.repr(text)}")
 
 
 def load_deck(source: Any = None) -> Deck:
@@ -122,13 +159,7 @@ def load_deck(source: Any = None) -> Deck:
         source = DECK_PATH
     if isinstance(source, (str, os.PathLike)):
         origin = f"deck file {os.fspath(source)!r}"
-        try:
-            with open(source, encoding="utf-8") as handle:
-                source = json.load(handle)
-        except OSError as error:
-            raise ValueError(f"{origin}: cannot read ({error})") from None
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{origin}: not valid JSON ({error})") from None
+        source = read_deck_file(source)
     if isinstance(source, dict):
         source = source.get("cards")
     if not isinstance(source, (list, tuple)):
@@ -151,15 +182,18 @@ def load_deck(source: Any = None) -> Deck:
         if extra:
             raise _card_error(index, card, f"unexpected field {sorted(extra)[0]!r} for a {kind_name} card")
         value = card.get("points", 0)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _card_error(index, card, f"field 'points' must be an integer, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not -MAX_CARD_POINTS <= value <= MAX_CARD_POINTS:
+            raise _card_error(index, card,
+                              f"field 'points' must be an integer in ±{MAX_CARD_POINTS}, got {_SHORT.repr(value)}")
         modifier, bone = _parse_modifier(index, card, card.get("modifier"))
         if kind != WHITE and (modifier or bone):
             raise _card_error(index, card, f"a {kind_name} card has no modifier")
         number = card.get("number", 0)
         if kind in SHEEP_KINDS:
-            if isinstance(number, bool) or not isinstance(number, int) or number <= max(BETTING_BACKS):
-                raise _card_error(index, card, f"field 'number' must be an integer above {max(BETTING_BACKS)}")
+            if (isinstance(number, bool) or not isinstance(number, int)
+                    or not max(BETTING_BACKS) < number <= MAX_SHEEP_NUMBER):
+                raise _card_error(index, card, f"field 'number' must be an integer in "
+                                               f"{max(BETTING_BACKS) + 1}..{MAX_SHEEP_NUMBER}")
             if number in seen_numbers:
                 raise _card_error(index, card, f"sheep number {number} repeats card {seen_numbers[number]}")
             seen_numbers[number] = index

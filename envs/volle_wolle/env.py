@@ -97,7 +97,8 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.envs.core.aec import INT8, MeadowEnv
+from meadowzoo.envs.core.aec import INT8, MeadowEnv, before_reset
+from meadowzoo.envs.core.options import check_int
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.observation import LAYOUT
 from meadowzoo.envs.volle_wolle.rules import VolleWolleGame
@@ -160,9 +161,8 @@ class VolleWolleEnv(MeadowEnv):
         unknown = set(options) - {"num_players", "deck"}
         if unknown:
             raise ValueError(f"unknown option(s) {sorted(unknown)}; Volle Wolle takes num_players and deck")
-        n = options.setdefault("num_players", 4)
-        if isinstance(n, bool) or not isinstance(n, int) or not data.MIN_PLAYERS <= n <= data.MAX_PLAYERS:
-            raise ValueError(f"num_players must be an integer {data.MIN_PLAYERS}..{data.MAX_PLAYERS}, got {n!r}")
+        n = options["num_players"] = check_int("num_players", options.get("num_players", 4), data.MIN_PLAYERS,
+                                               data.MAX_PLAYERS)
         deck = options.setdefault("deck", None)
         if deck is not None and not isinstance(deck, (str, list)):
             raise ValueError("deck must be None, a path string or a list of card dicts")
@@ -247,6 +247,8 @@ class VolleWolleEnv(MeadowEnv):
     def legal_actions(self) -> list[int]:
         """As :meth:`MeadowEnv.legal_actions`. The cache ``_legal`` holds the tuple of
         ``rules.LEGAL_SETS`` (step's membership test needs no list); this hands out a list."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("legal_actions"))
         if self._legal is None:
             self._legal = rules.LEGAL_SETS[self.game.legal_key()]  # the game over: ()
         return list(self._legal)

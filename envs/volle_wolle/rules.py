@@ -626,9 +626,10 @@ class VolleWolleGame(Game):
         g.bone = require_int(d, "bone", -1, n - 1, where)
         g.turns = require_int(d, "turn", 0, 10**9, where)
         g.pending = require_choice(d, "pending", DECISIONS, where)
+        most = data.MAX_CARD_POINTS  # a modifier's bound (the deck's check): base = dice + negative modifier
         for name, lo, hi in (("round", 0, nc), ("cur", -1, n - 1),
-                             ("pos", 0, n + 2), ("attempt", 0, 3), ("kept", 0, 7), ("base", -100, 100),
-                             ("bonus", 0, 100), ("neg", -100, 0), ("target", 0, max(BID_TARGETS)),
+                             ("pos", 0, n + 2), ("attempt", 0, 3), ("kept", 0, 7), ("base", -most, most + sum(DICE)),
+                             ("bonus", 0, most), ("neg", -most, 0), ("target", 0, max(BID_TARGETS)),
                              ("picks", 0, nc)):
             setattr(g, name, require_int(d, name, lo, hi, where))
         for name in cls._BOOL_FIELDS:
@@ -650,6 +651,9 @@ class VolleWolleGame(Game):
             raise ValueError(f"{where}: field 'cur' must name a player while the game runs")
         if g.pending in (ROLL, BLACK_CHOICE, PICK) and not g.revealed:
             raise ValueError(f"{where}: field 'revealed' must be true after the bids")
+        if bool(g.order) != g.revealed:  # the bid order is set when the bids are revealed (VW-7)
+            raise ValueError(f"{where}: field 'order' must be a permutation of the players exactly once "
+                             f"the bids are revealed")
         if g.pending == BID and (g.revealed or any(b >= 0 for b in g.bids[g.cur:])):
             raise ValueError(f"{where}: field 'bids' does not fit the bidding phase")
         if g.pending == ROLL and not 1 <= g.attempt <= 3:

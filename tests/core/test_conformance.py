@@ -302,3 +302,62 @@ def test_game_contract(game, options):
     if rules.is_over:
         assert rules.current_agent == -1 and rules.pending == len(cls.DECISIONS) - 1
         assert len(rules.places()) == n and len(rules.teams()) == n
+
+
+# ---- lifecycle misuse (issue #16): a clear error naming what to call first ------------------------------
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_methods_before_reset_say_call_reset_first(game):
+    """Case: observe, last, legal_actions before reset() raised AttributeError."""
+    env = raw(game, {})()
+    calls = {"observe": lambda: env.observe("player_0"), "last": env.last, "legal_actions": env.legal_actions,
+             "action_mask": env.action_mask, "step": lambda: env.step(0), "snapshot": env.snapshot}
+    for name, call in calls.items():
+        with pytest.raises(RuntimeError, match=rf"call reset\(\) before {name}\(\)"):
+            call()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_step_and_last_once_every_agent_has_left_say_call_reset(game):
+    """Case: step/last once every agent has left raised KeyError."""
+    env = raw(game, {"num_players": 2})()
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else hooks(game).policy(env, rng))
+    assert env.agents == []
+    for name, call in (("step", lambda: env.step(0)), ("last", env.last)):
+        with pytest.raises(RuntimeError, match=rf"every agent has left .*call reset\(\) before {name}\(\)"):
+            call()
+    env.reset(seed=2)  # and reset() starts afresh
+    assert env.agents == env.possible_agents
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_malformed_actions_in_the_wrapped_env_raise_value_error(game):
+    """Case: env().step(True) raised "truth value of an array is ambiguous"; 1.5 an AssertionError."""
+    env = wrapped(game, {})()
+    env.reset(seed=0)
+    for bad in (True, False, np.bool_(True), 1.5, 2.0, "1", [1]):
+        with pytest.raises(ValueError, match="action must be an integer"):
+            env.step(bad)
+    assert not any(env.terminations.values())  # refused, not played as an illegal move
+    env.step(np.int32(env.unwrapped.legal_actions()[0]))  # numpy integers are integers
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_action_text_takes_only_integers_and_ascii_digits(game):
+    """Cases: string_to_action('٣') returned 3; action_to_string(3.9) was accepted."""
+    env = raw(game, {})()
+    env.reset(seed=0)
+    for text in ("٣", "３", "³", "3\u0663"):  # Arabic-Indic, full-width, superscript digits
+        with pytest.raises(ValueError, match="unknown action"):
+            env.string_to_action(text)
+    for text in (3, None, b"3"):
+        with pytest.raises(ValueError, match="string"):
+            env.string_to_action(text)
+    assert env.string_to_action("3") == 3 and env.string_to_action(" 3 ") == 3
+    for bad in (3.9, 3.0, True, "3", None):
+        with pytest.raises(ValueError, match="action must be an integer"):
+            env.action_to_string(bad)
+    assert env.action_to_string(np.int64(3)) == env.action_to_string(3)
