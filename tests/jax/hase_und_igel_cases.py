@@ -34,6 +34,30 @@ SLOW_CONFIGS = [
 ]
 
 
+def _reshuffle_with_move_again_last(game) -> None:
+    """The reshuffle variant with "move again" the last card of the deck (the rest discarded)."""
+    move_again = data.CARD_KINDS.index(data.MOVE_AGAIN)
+    game.discard = [card for card in data.DECK if card != move_again]
+    game.deck, game.known_from = [move_again], 0
+
+
+#: HUI-13 deck-order positions for the JAX engine, by default configuration: the position (as
+#: ``tests.hase_und_igel.helpers.position`` takes it, the configuration's options added), a
+#: change made to the game before its first turn (or None), and the actions played from it
+SCRIPTED = {
+    # "move again" onto another hare square draws "last move free", which goes under first
+    "4p teams 2x2": (dict(pos={0: 12}, deck=["move_again", "last_move_free"], carrots={0: 100}), None,
+                     ["move to 14", "move to 25"]),
+    # the same with the deck running out: the reshuffle leaves out "move again", still unresolved
+    "2p two runners, reshuffle": (dict(pos={0: 12}, carrots={0: 100}), _reshuffle_with_move_again_last,
+                                  ["A: move to 14", "A: move to 25"]),
+    # chained cards: fall back onto hare 25, move up onto hare 31, miss a turn; under in reverse
+    "5p reshuffle, chain, max_turns 150": (
+        dict(pos={0: 23, 1: 26, 2: 27, 3: 28, 4: 29},
+             deck=["fall_back_one_position", "move_up_one_position", "miss_turn"]), None, ["move to 31"]),
+}
+
+
 def driver(seed: int = 0) -> EndgameDriver:
     return EndgameDriver(seed=seed)
 

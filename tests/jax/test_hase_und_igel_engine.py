@@ -22,8 +22,9 @@ import meadowzoo.jax
 from meadowzoo.envs.core import jax_harness
 from meadowzoo.envs.hase_und_igel import data
 from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feature, deal
-from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
-from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, Events, driver
+from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, HaseUndIgelGame
+from tests.hase_und_igel.helpers import position
+from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, SCRIPTED, Events, driver
 
 GAMES = 3
 HIDDEN_INFORMATION_CONFIG = "4p teams 2x2"
@@ -66,6 +67,35 @@ def _initial_states_match_the_reference(env: HaseUndIgelJax, functions) -> None:
         assert env.to_game_dict(state) == expected
 
 
+def _scripted_positions_match_the_reference(env: HaseUndIgelJax, functions, label: str) -> None:
+    """HUI-13: the scripted deck-order position of ``label`` (``hase_und_igel_cases.SCRIPTED``)
+    played on both engines gives the same state after every action, and the deck order HUI-13
+    asks for (the card drawn last goes under first)."""
+    kwargs, prepare, actions = SCRIPTED[label]
+    options = {k: v for k, v in env.options.items() if k not in ("num_players", "start_player", "max_turns")}
+    game = position(env.n, **kwargs, **options)
+    if prepare is not None:
+        prepare(game)
+        game._legal = None
+    state = env.from_game(game)
+    drawn = []
+    for i, text in enumerate(actions + ["card: pass"]):
+        if i == len(actions) and game.pending != CARD_CARROTS:
+            break  # the last card drawn asks nothing: its resolution is over
+        key = jax.random.PRNGKey(100 + i)
+        action = game.string_to_action(text)
+        state, _ = jax.device_get(functions.step(state, jnp.int32(action), key))
+        env.feed_chance(game, key)
+        game.apply(action)
+        drawn += [event[2] for event in game.log if event[0] == "draw"]
+        expected = game.to_dict()
+        expected.pop("rng")
+        assert env.to_game_dict(state) == expected, text
+    assert len(drawn) >= 2 and game.unresolved == 0
+    pile = game.discard if env.reshuffle else game.deck
+    assert pile[-len(drawn):] == drawn[::-1]
+
+
 def _illegal_action_and_finished_game_follow_pgx(env: HaseUndIgelJax, functions) -> None:
     key = jax.random.PRNGKey(1)
     state, _ = functions.init(key)
@@ -98,6 +128,7 @@ def test_identical_to_reference(label, options):
         assert figures.truncated > 0  # the short max_turns truncates games mid-race
     functions = jax_harness.compiled(env)  # compiled by the run above
     _initial_states_match_the_reference(env, functions)
+    _scripted_positions_match_the_reference(env, functions, label)
     _illegal_action_and_finished_game_follow_pgx(env, functions)
     if label == HIDDEN_INFORMATION_CONFIG:
         # resampling the unseen hare-deck order never changes a player's observation (and it did
