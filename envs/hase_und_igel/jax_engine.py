@@ -93,7 +93,6 @@ from meadowzoo.envs.core.jax_core import (
     CHANCE_BITS,
     chance_stream,
     host_stream,
-    permutation,
 )
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, OVER, STUCK, check_config, start_holdings
@@ -123,6 +122,11 @@ COST = jnp.array(rules.COST, jnp.int32)
 HEDGEHOGS = jnp.array(rules.HEDGEHOGS, jnp.int32)
 #: [has lettuce][square]: a forward move may target the square if free (squares 1..63)
 TARGETABLE = jnp.array(rules.TARGETABLE)
+TARGETABLE_FLAT = TARGETABLE.reshape(-1)  # [has lettuce · 65 + square]
+#: [has lettuce · 65 + square]: squares 1..square a forward move may target if free
+TARGETS_UP_TO = jnp.array(np.cumsum(np.array(rules.TARGETABLE), axis=1).reshape(-1), jnp.int32)
+#: farthest affordable distance by carrots (carrots above the table's end reach the Goal)
+MAX_REACH = jnp.array(rules.MAX_DISTANCE, jnp.int32)
 SQUARES = jnp.arange(NUM_POS, dtype=jnp.int32)
 ON_TRACK = (SQUARES > 0) & (SQUARES < GOAL)
 FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
@@ -169,7 +173,9 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
     """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
     HUI-6). The harness feeds the same outcome to the reference engine."""
     deck_key, seat_key = jax.random.split(key)
-    cards = DECK[permutation(deck_key, NUM_CARDS)]
+    # the core's permutation(deck_key, 12) (the same Fisher–Yates on the same uniforms), with
+    # selects in place of its scatters
+    cards = _gather(DECK, reshuffle_order(chance_stream(deck_key, NUM_CARDS - 1), NUM_CARDS))
     if start_player is None:
         start = jax.random.randint(seat_key, (), 0, num_players, dtype=jnp.int32)
     else:
@@ -235,6 +241,12 @@ def _get(array: jax.Array, index: Any) -> jax.Array:
     if array.dtype == jnp.bool_:
         return jnp.any(hot & array)
     return jnp.sum(jnp.where(hot, array, 0), dtype=array.dtype)
+
+
+def _sq(table: jax.Array, square: Any) -> jax.Array:
+    """``table[square]`` of a by-square table (65 entries): a gather, one element per game, where a
+    one-hot read would touch all 65."""
+    return table[jnp.clip(square, 0, NUM_POS - 1)]
 
 
 def _put(array: jax.Array, index: Any, value: Any, do: Any = True) -> jax.Array:
@@ -320,9 +332,27 @@ class HaseUndIgelJax(MeadowJaxEnv):
         return self._num_actions
 
     # ---- init -----------------------------------------------------------------------------------
+    def init(self, key: jax.Array) -> State:
+        """As ``pgx.Env.init``; the observation comes with :meth:`_init` (no second pass)."""
+        return self._init(key)
+
     def _init(self, key: jax.Array) -> State:
+        """The set-up of :meth:`initial_state` for the dealt deck and start player. Everything else
+        of the first state is the same in every game (all runners on Start with the same
+        holdings, the whole deck unseen: the same mask, and the same observation for the player
+        to move whoever it is), so it is a constant computed once, and ``init`` (which Pgx's
+        ``auto_reset`` runs at every step of a batch) costs the deal alone."""
         cards, start = deal(key, self.n, self.start_player)
-        return self.initial_state(cards, start)
+        first = self._first_state()
+        return first.replace(cards=cards, cur=start, current_player=start)
+
+    def _first_state(self) -> State:
+        if getattr(self, "_first", None) is None:
+            with jax.ensure_compile_time_eval():  # computed here even inside a trace
+                s = self.initial_state(DECK, jnp.int32(0))
+                s = s.replace(observation=self.observation(s, s.current_player))
+            self._first = jax.tree_util.tree_map(np.asarray, jax.device_get(s))
+        return jax.tree_util.tree_map(jnp.asarray, self._first)
 
     def initial_state(self, cards: jax.Array, start: jax.Array) -> State:
         """The state at the first decision for a given deck order and start player (HUI-4 … HUI-6)."""
@@ -370,7 +400,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         # carrots: HUI-9 a forward move is paid before moving; HUI-10 a hedgehog back move gains 10
         # a square; HUI-11 stay (take / give 10) and the card choices of HUI-22 / HUI-25 (pass and
         # the declined extra move change nothing)
-        back_to = _get(PREV_HEDGEHOG, pos)
+        back_to = _sq(PREV_HEDGEHOG, pos)
         cost = jnp.where(is_fwd, _cost(target - pos), 0)
         choice = action - self.card_base
         take = (is_stay & (offset == TAKE)) | (is_card & (s.pending == CARD_CARROTS) & (choice == 0))
@@ -386,7 +416,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._place(s, runner, target, is_fwd)
         on_track = is_fwd & (target != GOAL)
         s = self._arrive(s, runner, target, on_track)
-        s, asked = self._draw_cards(s, runner, on_track & _get(IS_HARE, target), uniforms)
+        s, asked = self._draw_cards(s, runner, on_track & _sq(IS_HARE, target), uniforms)
         # the end of the turn (every card drawn in it resolved, HUI-13); a move onto the Goal that
         # ends the game leaves card_runner as it was
         ends = ~asked
@@ -429,6 +459,29 @@ class HaseUndIgelJax(MeadowJaxEnv):
         """bool[65]: a runner stands on the square (track squares only; Start and Goal hold many)."""
         return jnp.any(s.pos[:, None] == SQUARES[None, :], axis=0) & ON_TRACK
 
+    def _occupied_at(self, s: State, square: jax.Array) -> jax.Array:
+        """A runner stands on track square ``square`` (False for Start and the Goal)."""
+        return jnp.any(s.pos == square) & (square > 0) & (square < GOAL)
+
+    def _has_move(self, s: State, runner: jax.Array, allow_stay: jax.Array) -> jax.Array:
+        """``jnp.any(self.runner_moves(...))`` from tables and the runners (R wide, not 65): a free
+        forward target within reach is a statically targetable square in reach (a prefix count)
+        that no other runner stands on."""
+        player = runner // self.rpp
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
+        has_lettuce = _get(s.lettuces, player) > 0
+        row = jnp.where(has_lettuce, NUM_POS, 0)  # the has-lettuce row of the flat tables
+        top = jnp.minimum(p + MAX_REACH[jnp.clip(c, 0, MAX_REACH.shape[0] - 1)], GOAL - 1)
+        blocking = (s.pos > p) & (s.pos <= top) & TARGETABLE_FLAT[row + s.pos]
+        forward = TARGETS_UP_TO[row + top] - TARGETS_UP_TO[row + p] > jnp.sum(blocking)
+        goal_cost = _cost(GOAL - p)
+        goal = ~has_lettuce & (goal_cost <= c) & (
+            self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
+        back_to = _sq(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~self._occupied_at(s, back_to)
+        return forward | goal | back | (allow_stay & _sq(IS_CARROT, p))
+
     def _race_position(self, s: State, runner: jax.Array) -> jax.Array:
         """HUI-15: finished runners first, then track runners by square, runners on Start last."""
         p = _get(s.pos, runner)
@@ -460,9 +513,9 @@ class HaseUndIgelJax(MeadowJaxEnv):
         goal_cost = _cost(GOAL - p)
         goal = ~has_lettuce & (goal_cost <= c) & (
             self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
-        back_to = _get(PREV_HEDGEHOG, p)
-        back = (back_to > 0) & ~_get(occupied, back_to)
-        stay = allow_stay & _get(IS_CARROT, p)
+        back_to = _sq(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~self._occupied_at(s, back_to)
+        stay = allow_stay & _sq(IS_CARROT, p)
         give = stay & (c >= data.CARROT_CHANGE)
         return jnp.concatenate([forward, jnp.stack([goal, back, stay, give])])
 
@@ -492,9 +545,9 @@ class HaseUndIgelJax(MeadowJaxEnv):
     def _arrive(self, s: State, runner: jax.Array, square: jax.Array, do: jax.Array) -> State:
         """Marks of an arrival on a track square: eat next turn (HUI-12 lettuce), check the payout
         next turn (HUI-14 number/flag). The hare square's draw is the caller's."""
-        lettuce = _get(IS_LETTUCE, square)
+        lettuce = _sq(IS_LETTUCE, square)
         hot = _hot(runner, self.r) & do
-        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _get(PAYS_ANY, square)))
+        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _sq(PAYS_ANY, square)))
 
     def _finish(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         finished = s.finished + do.astype(jnp.int32)
@@ -538,7 +591,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         """HUI-14: a number/flag square pays 10 × the race position if the position matches."""
         hot = _hot(runner, self.r) & do & s.payout
         position = self._race_position(s, runner)
-        pays = jnp.any(hot) & ((_get(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
+        pays = jnp.any(hot) & ((_sq(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
         return s.replace(payout=s.payout & ~hot,
                          carrots=_add(s.carrots, runner // self.rpp, jnp.where(pays, data.PAYOUT_GAIN * position, 0)))
 
@@ -611,8 +664,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
                       last_cost=_put(s.last_cost, runner, 0, free))
         # HUI-22 forward / back to the nearest carrot square, if free; then take, give or pass
         forward = kind(data.FORWARD_TO_CARROT)
-        carrot = jnp.where(forward, _get(NEXT_CARROT, p), _get(PREV_CARROT, p))
-        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~_get(occupied, carrot)
+        carrot = jnp.where(forward, _sq(NEXT_CARROT, p), _sq(PREV_CARROT, p))
+        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~self._occupied_at(s, carrot)
         s = s.replace(pos=_put(s.pos, runner, carrot, to_carrot))
         # HUI-27 fall back / HUI-28 move up one position (computed on the state before the card)
         fall_back = kind(data.FALL_BACK)
@@ -621,7 +674,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._place(s, runner, moved_to, moves)
         arrives = moves & (moved_to != GOAL)
         s = self._arrive(s, runner, moved_to, arrives)
-        again = arrives & _get(IS_HARE, moved_to) & self.chain
+        again = arrives & _sq(IS_HARE, moved_to) & self.chain
         s = s.replace(last_cost=_put(s.last_cost, runner, 0, again))
         # decisions: HUI-22 / HUI-25 take, give or pass; HUI-23 move again
         carrot_choice = to_carrot | kind(data.TAKE_OR_GIVE_10)
@@ -677,7 +730,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._eat_lettuce(s, p, eats)
         moves = plays & ~eats & ~misses
         s = s.replace(pending=jnp.where(moves, MOVE, s.pending), busy=s.busy & ~moves)
-        decides = moves & jnp.any(self.runner_moves(s, p, jnp.bool_(True)))
+        decides = moves & self._has_move(s, p, jnp.bool_(True))
         s = self._fallback(s, p, moves & ~decides)  # HUI-16 / HUI-17: no legal action
         pending = pending & ~decides
         return self._next_player(s, pending), pending
@@ -703,8 +756,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
         free_a = plays & self._available(s, a)
         free_b = plays & self._available(s, b)
         true = jnp.bool_(True)
-        can_a = free_a & jnp.any(self.runner_moves(s, a, true))
-        can_b = free_b & jnp.any(self.runner_moves(s, b, true))
+        can_a = free_a & self._has_move(s, a, true)
+        can_b = free_b & self._has_move(s, b, true)
         decides = can_a | can_b
         one_free = ~decides & (free_a != free_b)
         s = self._fallback(s, jnp.where(free_a, a, b), one_free)  # HUI-16 / HUI-17
