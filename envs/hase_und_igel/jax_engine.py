@@ -49,9 +49,11 @@ State (:class:`State`; R runners = N players, or 4 with two runners)
     The hare deck: ``cards`` int32[12] (card kinds, ``data.CARD_KINDS`` order) and ``top``. Without
     ``reshuffle_deck`` the deck is the cycle ``cards[top], cards[top+1], …`` (mod 12), and a draw
     advances ``top`` (the card goes to the bottom); with ``reshuffle_deck`` the deck is
-    ``cards[top:]``, the discard pile ``cards[:top]`` in drawing order, and a draw from the empty
-    deck first reorders the array by the step's chance. ``known_from`` (``deck[known_from:]`` is
-    public) and ``last_card`` as the reference. :meth:`HaseUndIgelJax.to_game_dict` /
+    ``cards[top:]``, the discard pile ``cards[:top]`` in resolution order, and a draw from the
+    empty deck first reorders the array by the step's chance. ``known_from`` (``deck[known_from:]``
+    is public), ``unresolved`` (cards drawn this turn whose resolution goes on, HUI-13: they lie at
+    the end of the cycle / of the discard pile, where they will go) and ``last_card`` as the
+    reference. :meth:`HaseUndIgelJax.to_game_dict` /
     :meth:`HaseUndIgelJax.from_game` convert to and from the reference game, and the core's
     ``to_snapshot`` / ``from_snapshot`` to and from the env's ``snapshot()``.
 
@@ -66,14 +68,13 @@ Chance
     ``init(key)``: the deck order (the core's ``permutation``) and, without ``start_player``, the
     start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
     ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 11 uniforms
-    orders the discard pile when the deck runs out (:func:`reshuffle_order`, at most one
+    orders the discard pile (but the cards still being resolved) when the deck runs out (:func:`reshuffle_order`, at most one
     reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
     game. Without ``reshuffle_deck`` a step has no chance.
 
-The deck order of HUI-13: the reference engine puts a drawn card under the deck at once, before it
-is resolved (the spec now says: only once resolved, after a card drawn during its resolution).
-:meth:`HaseUndIgelJax._draw` is the one place that handles the order (marked ``HUI-13 DECK
-ORDER``); change it together with the reference engine's ``_draw_card``.
+The deck order of HUI-13 (a card goes to the bottom once resolved, after a card drawn during its
+resolution) is handled in one place, :meth:`HaseUndIgelJax._draw` (marked ``HUI-13 DECK ORDER``),
+as in the reference engine's ``_draw_card``: change them together.
 """
 
 from __future__ import annotations
@@ -90,10 +91,9 @@ from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
     StreamRandom,
+    CHANCE_BITS,
     chance_stream,
     host_stream,
-    permutation,
-    stream_permutation,
 )
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, OVER, STUCK, check_config, start_holdings
@@ -123,6 +123,11 @@ COST = jnp.array(rules.COST, jnp.int32)
 HEDGEHOGS = jnp.array(rules.HEDGEHOGS, jnp.int32)
 #: [has lettuce][square]: a forward move may target the square if free (squares 1..63)
 TARGETABLE = jnp.array(rules.TARGETABLE)
+TARGETABLE_FLAT = TARGETABLE.reshape(-1)  # [has lettuce · 65 + square]
+#: [has lettuce · 65 + square]: squares 1..square a forward move may target if free
+TARGETS_UP_TO = jnp.array(np.cumsum(np.array(rules.TARGETABLE), axis=1).reshape(-1), jnp.int32)
+#: farthest affordable distance by carrots (carrots above the table's end reach the Goal)
+MAX_REACH = jnp.array(rules.MAX_DISTANCE, jnp.int32)
 SQUARES = jnp.arange(NUM_POS, dtype=jnp.int32)
 ON_TRACK = (SQUARES > 0) & (SQUARES < GOAL)
 FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
@@ -149,6 +154,7 @@ class State(pgx.core.State):
     cards: jax.Array
     top: jax.Array
     known_from: jax.Array
+    unresolved: jax.Array
     last_card: jax.Array
     finished: jax.Array
     turn: jax.Array
@@ -168,7 +174,9 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
     """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
     HUI-6). The harness feeds the same outcome to the reference engine."""
     deck_key, seat_key = jax.random.split(key)
-    cards = DECK[permutation(deck_key, NUM_CARDS)]
+    # the core's permutation(deck_key, 12) (the same Fisher–Yates on the same uniforms), with
+    # selects in place of its scatters
+    cards = _gather(DECK, reshuffle_order(chance_stream(deck_key, NUM_CARDS - 1), NUM_CARDS))
     if start_player is None:
         start = jax.random.randint(seat_key, (), 0, num_players, dtype=jnp.int32)
     else:
@@ -176,14 +184,23 @@ def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> t
     return cards, start
 
 
-def reshuffle_order(key: jax.Array) -> jax.Array:
-    """Chance of a step (reshuffle variant): the new deck is ``discard[order]``, the discard pile
-    in drawing order (HUI-2 option), shuffled (Fisher–Yates) by the step's 11 chance uniforms as
-    the reference's ``rng.shuffle`` does when fed (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`). Used
-    only if the step draws from the empty deck; a step reshuffles at most once (a step draws one
-    card, or with ``chain_hare_cards`` a chain that continues only through the 3 fall-back /
-    move-up cards: at most 7 draws, fewer than a deck)."""
-    return stream_permutation(chance_stream(key, RESHUFFLE_UNIFORMS))
+def reshuffle_order(uniforms: jax.Array, size: jax.Array) -> jax.Array:
+    """Chance of a step (reshuffle variant): the new deck is ``pile[order]``, the first ``size``
+    cards of the discard pile (in resolution order; the rest are still being resolved, HUI-13),
+    shuffled by the step's chance uniforms as the reference's ``rng.shuffle`` does when fed
+    (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`): Fisher–Yates on the first ``size - 1``
+    uniforms (the core's ``stream_permutation`` for a traced ``size``; slots from ``size`` on are
+    left alone). Used only if the step draws from the empty deck; a step reshuffles at most once
+    (a step draws one card, or with ``chain_hare_cards`` a chain that continues only through the 3
+    fall-back / move-up cards: at most 7 draws, fewer than a deck)."""
+    slots = jnp.arange(NUM_CARDS, dtype=jnp.int32)
+
+    def swap(i, items):
+        j = i + ((uniforms[i] * (size - i)) >> CHANCE_BITS)
+        a, b = _get(items, i), _get(items, j)
+        return jnp.where(i < size - 1, jnp.where(slots == i, b, jnp.where(slots == j, a, items)), items)
+
+    return jax.lax.fori_loop(0, NUM_CARDS - 1, swap, slots)
 
 
 #: the JAX engine's progress feature is a table of turns / max_turns (XLA's float32 division is not
@@ -227,9 +244,21 @@ def _get(array: jax.Array, index: Any) -> jax.Array:
     return jnp.sum(jnp.where(hot, array, 0), dtype=array.dtype)
 
 
+def _sq(table: jax.Array, square: Any) -> jax.Array:
+    """``table[square]`` of a by-square table (65 entries): a gather, one element per game, where a
+    one-hot read would touch all 65."""
+    return table[jnp.clip(square, 0, NUM_POS - 1)]
+
+
 def _put(array: jax.Array, index: Any, value: Any, do: Any = True) -> jax.Array:
     """``array`` with ``array[index] = value`` where ``do``."""
     return jnp.where(_hot(index, array.shape[0]) & do, value, array).astype(array.dtype)
+
+
+def _gather(array: jax.Array, indices: jax.Array) -> jax.Array:
+    """``array[indices]`` (1-D both; indices out of range give 0)."""
+    hot = indices[:, None] == jnp.arange(array.shape[0], dtype=jnp.int32)
+    return jnp.sum(jnp.where(hot, array[None, :], 0), axis=1, dtype=array.dtype)
 
 
 def _add(array: jax.Array, index: Any, amount: Any) -> jax.Array:
@@ -305,9 +334,27 @@ class HaseUndIgelJax(MeadowJaxEnv):
         return self._num_actions
 
     # ---- init -----------------------------------------------------------------------------------
+    def init(self, key: jax.Array) -> State:
+        """As ``pgx.Env.init``; the observation comes with :meth:`_init` (no second pass)."""
+        return self._init(key)
+
     def _init(self, key: jax.Array) -> State:
+        """The set-up of :meth:`initial_state` for the dealt deck and start player. Everything else
+        of the first state is the same in every game (all runners on Start with the same
+        holdings, the whole deck unseen: the same mask, and the same observation for the player
+        to move whoever it is), so it is a constant computed once, and ``init`` (which Pgx's
+        ``auto_reset`` runs at every step of a batch) costs the deal alone."""
         cards, start = deal(key, self.n, self.start_player)
-        return self.initial_state(cards, start)
+        first = self._first_state()
+        return first.replace(cards=cards, cur=start, current_player=start)
+
+    def _first_state(self) -> State:
+        if getattr(self, "_first", None) is None:
+            with jax.ensure_compile_time_eval():  # computed here even inside a trace
+                s = self.initial_state(DECK, jnp.int32(0))
+                s = s.replace(observation=self.observation(s, s.current_player))
+            self._first = jax.tree_util.tree_map(np.asarray, jax.device_get(s))
+        return jax.tree_util.tree_map(jnp.asarray, self._first)
 
     def initial_state(self, cards: jax.Array, start: jax.Array) -> State:
         """The state at the first decision for a given deck order and start player (HUI-4 … HUI-6)."""
@@ -326,6 +373,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
             carrots=jnp.full(n, self.start_carrots, jnp.int32),
             lettuces=jnp.full(n, self.start_lettuces, jnp.int32),
             cards=jnp.asarray(cards, jnp.int32), top=jnp.int32(0), known_from=jnp.int32(NUM_CARDS),
+            unresolved=jnp.int32(0),
             # turn = 1: the first turn has begun; the turn loop is not needed for it (nothing is
             # pending on Start and the start carrots always pay for a move to a free square)
             last_card=jnp.int32(-1), finished=jnp.int32(0), turn=jnp.int32(1),
@@ -336,7 +384,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
 
     # ---- step -----------------------------------------------------------------------------------
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
-        order = reshuffle_order(key) if self.reshuffle else None
+        uniforms = chance_stream(key, RESHUFFLE_UNIFORMS) if self.reshuffle else None
         s = state
         was_over = s.over
         action = jnp.asarray(action, jnp.int32)
@@ -354,7 +402,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         # carrots: HUI-9 a forward move is paid before moving; HUI-10 a hedgehog back move gains 10
         # a square; HUI-11 stay (take / give 10) and the card choices of HUI-22 / HUI-25 (pass and
         # the declined extra move change nothing)
-        back_to = _get(PREV_HEDGEHOG, pos)
+        back_to = _sq(PREV_HEDGEHOG, pos)
         cost = jnp.where(is_fwd, _cost(target - pos), 0)
         choice = action - self.card_base
         take = (is_stay & (offset == TAKE)) | (is_card & (s.pending == CARD_CARROTS) & (choice == 0))
@@ -370,11 +418,12 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._place(s, runner, target, is_fwd)
         on_track = is_fwd & (target != GOAL)
         s = self._arrive(s, runner, target, on_track)
-        s, asked = self._draw_cards(s, runner, on_track & _get(IS_HARE, target), order)
-        # the end of the turn; a move onto the Goal that ends the game leaves card_runner as it was
+        s, asked = self._draw_cards(s, runner, on_track & _sq(IS_HARE, target), uniforms)
+        # the end of the turn (every card drawn in it resolved, HUI-13); a move onto the Goal that
+        # ends the game leaves card_runner as it was
         ends = ~asked
         keep_card_runner = is_fwd & (target == GOAL) & s.over
-        s = s.replace(pending=jnp.where(ends, MOVE, s.pending),
+        s = s.replace(pending=jnp.where(ends, MOVE, s.pending), unresolved=jnp.where(ends, 0, s.unresolved),
                       card_runner=jnp.where(ends & ~keep_card_runner, -1, s.card_runner))
         advance = ends & ~s.over
         s = self._next_player(s, advance)
@@ -412,6 +461,29 @@ class HaseUndIgelJax(MeadowJaxEnv):
         """bool[65]: a runner stands on the square (track squares only; Start and Goal hold many)."""
         return jnp.any(s.pos[:, None] == SQUARES[None, :], axis=0) & ON_TRACK
 
+    def _occupied_at(self, s: State, square: jax.Array) -> jax.Array:
+        """A runner stands on track square ``square`` (False for Start and the Goal)."""
+        return jnp.any(s.pos == square) & (square > 0) & (square < GOAL)
+
+    def _has_move(self, s: State, runner: jax.Array, allow_stay: jax.Array) -> jax.Array:
+        """``jnp.any(self.runner_moves(...))`` from tables and the runners (R wide, not 65): a free
+        forward target within reach is a statically targetable square in reach (a prefix count)
+        that no other runner stands on."""
+        player = runner // self.rpp
+        p = _get(s.pos, runner)
+        c = _get(s.carrots, player)
+        has_lettuce = _get(s.lettuces, player) > 0
+        row = jnp.where(has_lettuce, NUM_POS, 0)  # the has-lettuce row of the flat tables
+        top = jnp.minimum(p + MAX_REACH[jnp.clip(c, 0, MAX_REACH.shape[0] - 1)], GOAL - 1)
+        blocking = (s.pos > p) & (s.pos <= top) & TARGETABLE_FLAT[row + s.pos]
+        forward = TARGETS_UP_TO[row + top] - TARGETS_UP_TO[row + p] > jnp.sum(blocking)
+        goal_cost = _cost(GOAL - p)
+        goal = ~has_lettuce & (goal_cost <= c) & (
+            self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
+        back_to = _sq(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~self._occupied_at(s, back_to)
+        return forward | goal | back | (allow_stay & _sq(IS_CARROT, p))
+
     def _race_position(self, s: State, runner: jax.Array) -> jax.Array:
         """HUI-15: finished runners first, then track runners by square, runners on Start last."""
         p = _get(s.pos, runner)
@@ -443,9 +515,9 @@ class HaseUndIgelJax(MeadowJaxEnv):
         goal_cost = _cost(GOAL - p)
         goal = ~has_lettuce & (goal_cost <= c) & (
             self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
-        back_to = _get(PREV_HEDGEHOG, p)
-        back = (back_to > 0) & ~_get(occupied, back_to)
-        stay = allow_stay & _get(IS_CARROT, p)
+        back_to = _sq(PREV_HEDGEHOG, p)
+        back = (back_to > 0) & ~self._occupied_at(s, back_to)
+        stay = allow_stay & _sq(IS_CARROT, p)
         give = stay & (c >= data.CARROT_CHANGE)
         return jnp.concatenate([forward, jnp.stack([goal, back, stay, give])])
 
@@ -475,9 +547,9 @@ class HaseUndIgelJax(MeadowJaxEnv):
     def _arrive(self, s: State, runner: jax.Array, square: jax.Array, do: jax.Array) -> State:
         """Marks of an arrival on a track square: eat next turn (HUI-12 lettuce), check the payout
         next turn (HUI-14 number/flag). The hare square's draw is the caller's."""
-        lettuce = _get(IS_LETTUCE, square)
+        lettuce = _sq(IS_LETTUCE, square)
         hot = _hot(runner, self.r) & do
-        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _get(PAYS_ANY, square)))
+        return s.replace(eat=s.eat | (hot & lettuce), payout=s.payout | (hot & ~lettuce & _sq(PAYS_ANY, square)))
 
     def _finish(self, s: State, runner: jax.Array, do: jax.Array) -> State:
         finished = s.finished + do.astype(jnp.int32)
@@ -521,7 +593,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         """HUI-14: a number/flag square pays 10 × the race position if the position matches."""
         hot = _hot(runner, self.r) & do & s.payout
         position = self._race_position(s, runner)
-        pays = jnp.any(hot) & ((_get(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
+        pays = jnp.any(hot) & ((_sq(PAYS_BITS, _get(s.pos, runner)) >> position) & 1 == 1)
         return s.replace(payout=s.payout & ~hot,
                          carrots=_add(s.carrots, runner // self.rpp, jnp.where(pays, data.PAYOUT_GAIN * position, 0)))
 
@@ -534,10 +606,10 @@ class HaseUndIgelJax(MeadowJaxEnv):
                          carrots=_add(s.carrots, player, jnp.where(eats, gain, 0)))
 
     # ---- hare cards (HUI-13, HUI-21 … HUI-28) ----------------------------------------------------
-    def _draw_cards(self, s: State, runner: jax.Array, do: jax.Array, order: jax.Array | None) -> tuple[State, jax.Array]:
+    def _draw_cards(self, s: State, runner: jax.Array, do: jax.Array, uniforms: jax.Array | None) -> tuple[State, jax.Array]:
         """Draw for an arrival on a hare square; with ``chain_hare_cards`` a card that moves the runner
         onto another hare square draws again. Returns the state and whether a decision is pending."""
-        s, asked, again = self._draw(s, runner, do, order)
+        s, asked, again = self._draw(s, runner, do, uniforms)
         if not self.chain:
             return s, asked
 
@@ -546,32 +618,39 @@ class HaseUndIgelJax(MeadowJaxEnv):
 
         def draw_again(carry):
             s, asked, again = carry
-            s, asked_now, again = self._draw(s, runner, again, order)
+            s, asked_now, again = self._draw(s, runner, again, uniforms)
             return s, asked | asked_now, again
 
         s, asked, _ = jax.lax.while_loop(more, draw_again, (s, asked, again))
         return s, asked
 
-    def _draw(self, s: State, runner: jax.Array, do: jax.Array, order: jax.Array | None):
+    def _draw(self, s: State, runner: jax.Array, do: jax.Array, uniforms: jax.Array | None):
         """Draw the top hare card and resolve it (where ``do``). Returns the state, whether a
         decision is now pending and whether the card moved the runner onto a hare square that draws
         again (``chain_hare_cards``)."""
-        cards, top, known_from = s.cards, s.top, s.known_from
-        if self.reshuffle:  # the discard pile (cards[:12] in drawing order) becomes the new deck
+        cards, top, known_from, held = s.cards, s.top, s.known_from, s.unresolved
+        slots = jnp.arange(NUM_CARDS, dtype=jnp.int32)
+        if self.reshuffle:
+            # the discard pile (cards[:12] in resolution order) becomes the new deck, without the
+            # ``held`` cards at its end still being resolved (HUI-13): they stay the discard pile
             empty = do & (top == NUM_CARDS)
-            reordered = jnp.sum(jnp.where(order[:, None] == jnp.arange(NUM_CARDS), cards[None, :], 0), axis=1)
-            cards = jnp.where(empty, reordered, cards)
-            top = jnp.where(empty, 0, top)
-            known_from = jnp.where(empty, NUM_CARDS, known_from)
+            order = reshuffle_order(uniforms, NUM_CARDS - held)
+            source = jnp.where(slots < held, NUM_CARDS - held + slots, _gather(order, slots - held))
+            cards = jnp.where(empty, _gather(cards, source), cards)
+            top = jnp.where(empty, held, top)
+            known_from = jnp.where(empty, NUM_CARDS - held, known_from)
         card = _get(cards, top % NUM_CARDS)
-        # HUI-13 DECK ORDER: as the reference engine, the drawn card goes under the deck (or onto
-        # the discard pile) at once, before it is resolved: advancing ``top`` does both. The
-        # updated HUI-13 (under only once resolved, after a card drawn during its resolution)
-        # changes this line and the reference's _draw_card together.
+        # HUI-13 DECK ORDER: a card goes under the deck (onto the discard pile) once resolved,
+        # before the ``held`` cards drawn earlier this turn whose resolution drew it. Those lie
+        # already where they will go, at cards[top - held .. top - 1] (mod 12); advancing ``top``
+        # puts this card after them, so the segment cards[top - held .. top] rotates by one to
+        # put it before them, as the reference's _draw_card does.
+        behind = (top - slots) % NUM_CARDS  # how far a slot lies behind the top
+        cards = jnp.where(behind == held, card, jnp.where(behind < held, jnp.roll(cards, 1), cards))
         next_top = top + 1 if self.reshuffle else (top + 1) % NUM_CARDS
-        s = s.replace(cards=cards, top=jnp.where(do, next_top, top),
+        s = s.replace(cards=jnp.where(do, cards, s.cards), top=jnp.where(do, next_top, top),
                       known_from=jnp.where(do, jnp.maximum(known_from - 1, 0), known_from),
-                      last_card=jnp.where(do, card, s.last_card))
+                      last_card=jnp.where(do, card, s.last_card), unresolved=held + do.astype(jnp.int32))
         player = runner // self.rpp
         p = _get(s.pos, runner)
         hot = _hot(runner, self.r)
@@ -587,8 +666,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
                       last_cost=_put(s.last_cost, runner, 0, free))
         # HUI-22 forward / back to the nearest carrot square, if free; then take, give or pass
         forward = kind(data.FORWARD_TO_CARROT)
-        carrot = jnp.where(forward, _get(NEXT_CARROT, p), _get(PREV_CARROT, p))
-        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~_get(occupied, carrot)
+        carrot = jnp.where(forward, _sq(NEXT_CARROT, p), _sq(PREV_CARROT, p))
+        to_carrot = (forward | kind(data.BACK_TO_CARROT)) & (carrot > 0) & ~self._occupied_at(s, carrot)
         s = s.replace(pos=_put(s.pos, runner, carrot, to_carrot))
         # HUI-27 fall back / HUI-28 move up one position (computed on the state before the card)
         fall_back = kind(data.FALL_BACK)
@@ -597,7 +676,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._place(s, runner, moved_to, moves)
         arrives = moves & (moved_to != GOAL)
         s = self._arrive(s, runner, moved_to, arrives)
-        again = arrives & _get(IS_HARE, moved_to) & self.chain
+        again = arrives & _sq(IS_HARE, moved_to) & self.chain
         s = s.replace(last_cost=_put(s.last_cost, runner, 0, again))
         # decisions: HUI-22 / HUI-25 take, give or pass; HUI-23 move again
         carrot_choice = to_carrot | kind(data.TAKE_OR_GIVE_10)
@@ -653,7 +732,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._eat_lettuce(s, p, eats)
         moves = plays & ~eats & ~misses
         s = s.replace(pending=jnp.where(moves, MOVE, s.pending), busy=s.busy & ~moves)
-        decides = moves & jnp.any(self.runner_moves(s, p, jnp.bool_(True)))
+        decides = moves & self._has_move(s, p, jnp.bool_(True))
         s = self._fallback(s, p, moves & ~decides)  # HUI-16 / HUI-17: no legal action
         pending = pending & ~decides
         return self._next_player(s, pending), pending
@@ -679,8 +758,8 @@ class HaseUndIgelJax(MeadowJaxEnv):
         free_a = plays & self._available(s, a)
         free_b = plays & self._available(s, b)
         true = jnp.bool_(True)
-        can_a = free_a & jnp.any(self.runner_moves(s, a, true))
-        can_b = free_b & jnp.any(self.runner_moves(s, b, true))
+        can_a = free_a & self._has_move(s, a, true)
+        can_b = free_b & self._has_move(s, b, true)
         decides = can_a | can_b
         one_free = ~decides & (free_a != free_b)
         s = self._fallback(s, jnp.where(free_a, a, b), one_free)  # HUI-16 / HUI-17
@@ -788,6 +867,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
             "deck": deck,
             "discard": discard,
             "known_from": int(s.known_from),
+            "unresolved": int(s.unresolved),
             "last_card": int(s.last_card),
             "turn": int(s.turn),
             "current": int(s.cur),
@@ -816,6 +896,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
             pos=ints(game.pos), place=ints(game.place), eat=bools(game.eat), miss=bools(game.miss),
             payout=bools(game.payout), last_cost=ints(game.last_cost), carrots=ints(game.carrots),
             lettuces=ints(game.lettuces), cards=ints(cards), top=jnp.int32(top), known_from=jnp.int32(game.known_from),
+            unresolved=jnp.int32(game.unresolved),
             last_card=jnp.int32(game.last_card), finished=jnp.int32(game.finished), turn=jnp.int32(game.turn),
             cur=jnp.int32(game.cur), pending=jnp.int32(game.pending), card_runner=jnp.int32(game.card_runner),
             busy=bools([r in game._busy for r in range(self.r)]), over=jnp.bool_(game.over),

@@ -134,7 +134,7 @@ class HaseUndIgelGame(Game):
         "num_agents", "rpp", "team_layout", "team_of", "chain_hare_cards", "reshuffle_deck", "num_runners",
         "num_actions", "card_base", "give_up_base", "start_carrots", "start_lettuces", "rng",
         "pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",
-        "deck", "discard", "known_from", "last_card", "finished", "turns", "over",
+        "deck", "discard", "known_from", "unresolved", "last_card", "finished", "turns", "over",
         "final_places", "pending", "card_runner", "log", "cur", "_legal", "_busy",
         "current_agent", "is_over", "turn",
     )
@@ -181,6 +181,10 @@ class HaseUndIgelGame(Game):
         self.deck = deck
         self.discard: list[int] = []  # reshuffle variant only
         self.known_from = DECK_SIZE  # deck[known_from:] is known to everybody (seen before)
+        # HUI-13: cards drawn this turn whose resolution has not ended (0 once the turn ends). They
+        # lie already at the bottom of the deck (the end of the discard pile), where they will go,
+        # and a card drawn during their resolution goes above them: under them once resolved
+        self.unresolved = 0
         self.last_card = -1
         self.finished = 0
         self.turns = 0
@@ -431,6 +435,7 @@ class HaseUndIgelGame(Game):
     def _end_turn(self) -> None:
         # the next turn's start sets ``pending`` (a game that has ended stays OVER)
         self.card_runner = -1
+        self.unresolved = 0  # every card drawn this turn is resolved (HUI-13)
         self._legal = None
         if not self.over:
             self.cur = (self.cur + 1) % self.num_agents
@@ -509,6 +514,7 @@ class HaseUndIgelGame(Game):
             # _end_turn, inlined on the hot path (apply_legal has cleared _legal already; a card
             # moving the runner up may have ended the game)
             self.card_runner = -1
+            self.unresolved = 0
             if not self.over:
                 self.cur = (self.cur + 1) % self.num_agents
                 self._begin_turn()
@@ -557,6 +563,7 @@ class HaseUndIgelGame(Game):
 
     def _game_over(self, winners: set[int] | None) -> None:
         self.over = True
+        self.unresolved = 0
         self._publish()
         self.pending = OVER
         self._legal = None
@@ -572,18 +579,31 @@ class HaseUndIgelGame(Game):
     # ---- hare cards (HUI-21 … HUI-28) -----------------------------------------------------------
     def _draw_card(self, runner: int) -> bool:
         deck = self.deck
+        held = self.unresolved
         if not deck:  # reshuffle variant: the discard pile becomes the new deck
-            deck = self.discard
-            self.discard = []
+            # (without the cards still being resolved: they are not on the pile yet, HUI-13)
+            pile = self.discard
+            cut = len(pile) - held
+            deck = pile[:cut]
+            self.discard = pile[cut:]
             self.rng.shuffle(deck)
             self.known_from = len(deck)
         card = deck[0]
-        # a new list, not pop/append in place (see __init__: observers memoise the deck by identity)
+        # HUI-2: resolved cards go to the bottom (the cycle becomes known) or onto the discard pile.
+        # HUI-13: this card goes there once resolved, before the ``held`` cards drawn earlier this
+        # turn whose resolution drew it, so it is put above them now. New lists, not
+        # pop/insert in place (see __init__: observers memoise the deck by identity)
         if self.reshuffle_deck:
             self.deck = deck[1:]
-            self.discard.append(card)
+            pile = self.discard
+            cut = len(pile) - held
+            self.discard = pile[:cut] + [card] + pile[cut:] if held else pile + [card]
+        elif held:
+            cut = DECK_SIZE - 1 - held
+            self.deck = deck[1:cut + 1] + [card] + deck[cut + 1:]
         else:
-            self.deck = deck[1:] + [card]  # HUI-2: resolved cards go to the bottom, the cycle becomes known
+            self.deck = deck[1:] + [card]
+        self.unresolved = held + 1
         if self.known_from:  # max(0, known_from - 1) without the call
             self.known_from -= 1
         self.last_card = card
@@ -734,6 +754,7 @@ class HaseUndIgelGame(Game):
             "deck": list(self.deck),
             "discard": list(self.discard),
             "known_from": self.known_from,
+            "unresolved": self.unresolved,
             "last_card": self.last_card,
             "turn": self.turns,
             "current": self.cur,
@@ -816,12 +837,27 @@ class HaseUndIgelGame(Game):
         game.finished = len(finished)
         if game.pending in (CARD_CARROTS, EXTRA_MOVE) and game.card_runner // game.rpp != game.cur:
             raise ValueError(f"{where}: field 'card_runner' must be a runner of the current player")
+        game.unresolved = _unresolved_of(d, game, where)
         game.log = []
         game._legal = None
         game._publish()
         if not game.over and not game.legal_actions():
             raise ValueError(f"{where}: the state has no legal action for the current player")
         return game
+
+
+def _unresolved_of(d: dict, game: HaseUndIgelGame, where: str) -> int:
+    """Field ``unresolved`` of a snapshot (HUI-13): the cards drawn this turn, still being resolved,
+    lie known at the bottom of the deck (the end of the discard pile); there are some exactly while
+    a card decision is pending. Snapshots written before the field existed hold the one card of
+    that decision (always so without ``chain_hare_cards``)."""
+    card_decision = game.pending in (CARD_CARROTS, EXTRA_MOVE)
+    if "unresolved" not in d:
+        return int(card_decision)
+    if not card_decision:
+        return require_int(d, "unresolved", 0, 0, where)
+    seen = len(game.discard) if game.reshuffle_deck else DECK_SIZE - game.known_from
+    return require_int(d, "unresolved", 1, max(seen, 1), where)
 
 
 _LIST_FIELDS = ("pos", "place", "eat", "miss", "payout", "last_cost", "carrots", "lettuces", "occupant",

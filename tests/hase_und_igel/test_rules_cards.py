@@ -1,7 +1,77 @@
 """HUI-21 … HUI-28: the hare cards (seed §8.3)."""
 
 from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel.env import HaseUndIgelEnv
+from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
 from tests.hase_und_igel.helpers import do, named, position
+
+
+def kinds(cards: list[int]) -> list[str]:
+    return [data.CARD_KINDS[card] for card in cards]
+
+
+def test_HUI_13_a_card_drawn_while_move_again_is_resolved_goes_under_first():
+    """The reproduction of issue 16: "move again" onto another hare square draws "fall back", which
+    is resolved first and goes to the bottom first; "move again" follows once its move is done."""
+    env = HaseUndIgelEnv(num_players=2)
+    env.reset(seed=128)
+    game = env.game
+    assert kinds(game.deck[:2]) == ["move_again", "fall_back_one_position"]
+    env.step(env.string_to_action("A: move to 6"))
+    assert game.pending == 2 and game.unresolved == 1  # the extra move: "move again" is not resolved
+    env.step(env.string_to_action("A: move to 14"))
+    assert kinds(game.deck[-2:]) == ["fall_back_one_position", "move_again"]
+    assert game.unresolved == 0 and game.known_from == 10
+    assert sorted(game.deck) == sorted(data.DECK)
+
+
+def test_HUI_13_declined_or_plain_move_again_goes_under_alone():
+    game = position(4, pos={0: 12}, deck=["move_again", "last_move_free"], carrots={0: 100})
+    do(game, "move to 14")
+    do(game, "move to 16")  # not a hare square: nothing else drawn
+    assert kinds(game.deck[-1:]) == ["move_again"] and kinds(game.deck[:1]) == ["last_move_free"]
+    assert game.unresolved == 0
+
+
+def test_HUI_13_chained_cards_go_under_innermost_first():
+    """chain_hare_cards: "fall back" onto hare square 25 draws "move up", which moves onto hare
+    square 31 and draws "miss a turn"; they are resolved, and go under, in the reverse order."""
+    game = position(5, pos={0: 23, 1: 26, 2: 27, 3: 28, 4: 29}, chain_hare_cards=True, carrots={0: 68},
+                    deck=["fall_back_one_position", "move_up_one_position", "miss_turn", "eat_lettuce"])
+    do(game, "move to 31")
+    assert game.pos[0] == 31 and game.miss[0]
+    assert kinds(game.deck[:1]) == ["eat_lettuce"]
+    assert kinds(game.deck[-3:]) == ["miss_turn", "move_up_one_position", "fall_back_one_position"]
+    assert game.known_from == 9 and game.unresolved == 0
+
+
+def test_HUI_13_reshuffle_leaves_out_the_cards_still_being_resolved():
+    """Reshuffle variant: "move again" is the last card of the deck; the extra move onto a hare
+    square reshuffles the discard pile without it (it is not on the pile until resolved), and
+    it lands on the pile after the card drawn during its resolution."""
+    game = position(4, pos={0: 12}, carrots={0: 100}, reshuffle_deck=True)
+    game.discard = [card for card in data.DECK if data.CARD_KINDS[card] != "move_again"]
+    game.deck = [data.CARD_KINDS.index("move_again")]
+    game.known_from = 0
+    do(game, "move to 14")
+    assert game.deck == [] and kinds(game.discard[-1:]) == ["move_again"] and game.unresolved == 1
+    do(game, "move to 25")
+    assert len(game.deck) == 10 and len(game.discard) == 2 and game.known_from == 10
+    assert "move_again" not in kinds(game.deck)
+    assert kinds(game.discard)[-1] == "move_again" and game.discard[0] == game.last_card
+
+
+def test_HUI_13_unresolved_cards_survive_a_snapshot():
+    game = position(4, pos={0: 12}, deck=["move_again", "last_move_free"], carrots={0: 100})
+    do(game, "move to 14")
+    twin = HaseUndIgelGame.from_dict(game.to_dict())
+    assert twin.unresolved == 1
+    old_format = game.to_dict()
+    del old_format["unresolved"]  # written before the field existed: the pending card's one
+    assert HaseUndIgelGame.from_dict(old_format).unresolved == 1
+    do(twin, "move to 25")
+    do(game, "move to 25")
+    assert twin.deck == game.deck and kinds(game.deck[-2:]) == ["last_move_free", "move_again"]
 
 
 def test_HUI_21_miss_a_turn():

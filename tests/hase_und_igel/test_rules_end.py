@@ -179,7 +179,19 @@ def test_HUI_30_payouts_checked_for_each_runner():
     assert game.carrots[0] == 70
 
 
+def test_HUI_30_a_stuck_runner_is_not_picked_while_the_other_runner_can_move():
+    """HUI-30 DECISION (seed §7.1, runners "able to move"): A on 25 has no legal action (no
+    carrots, hedgehog 24 taken), B on 12 may go back to hedgehog 11: the player must move B, and
+    A neither gives up nor returns to Start."""
+    game = position(2, pos={0: 25, 1: 12, 2: 24, 3: 30}, carrots={0: 0})
+    assert game.current_agent == 0 and set(named(game)) == {"B: hedgehog back"}
+    do(game, "B: hedgehog back")
+    assert game.pos[0] == 25 and game.pos[1] == 11 and game.carrots[0] == 10
+
+
 def test_HUI_30_stuck_player_chooses_which_runner_goes_back():
+    """HUI-30 DECISION: only when none of the player's runners has a real move does it pick the
+    stuck runner that returns to Start (HUI-16) or makes its final-stretch move (HUI-17)."""
     # both runners without any legal action: A on 25 (hedgehog 24 taken), B on 14 (hedgehog 11 taken)
     game = position(2, pos={0: 25, 1: 14, 2: 24, 3: 11}, carrots={0: 0})
     assert game.current_agent == 0 and set(named(game)) == {"A: give up", "B: give up"}

@@ -1,6 +1,6 @@
 """The Hase und Igel JAX engine against the reference engine (HUI-1 … HUI-30 through the harness).
 
-Three configurations covering both turn loops and every variant (``hase_und_igel_cases.DEFAULT_CONFIGS``): masks,
+Two configurations covering both turn loops and both deck variants (``hase_und_igel_cases.DEFAULT_CONFIGS``): masks,
 every player's observation and the whole state at every decision, final places and rewards,
 truncation, snapshot round trips, the set-up, pgx's illegal-action rule and, for one config,
 hidden information. One test per configuration, so that it compiles the engine once even when
@@ -22,11 +22,12 @@ import meadowzoo.jax
 from meadowzoo.envs.core import jax_harness
 from meadowzoo.envs.hase_und_igel import data
 from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feature, deal
-from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
-from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, Events, driver
+from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, HaseUndIgelGame
+from tests.hase_und_igel.helpers import position
+from tests.jax.hase_und_igel_cases import DEFAULT_CONFIGS, SCRIPTED, Events, driver
 
 GAMES = 3
-HIDDEN_INFORMATION_CONFIG = "4p teams 2x2"
+HIDDEN_INFORMATION_CONFIG = "5p chain, max_turns 100"
 BATCHED_CONFIG = "2p two runners, reshuffle"
 
 
@@ -66,6 +67,35 @@ def _initial_states_match_the_reference(env: HaseUndIgelJax, functions) -> None:
         assert env.to_game_dict(state) == expected
 
 
+def _scripted_positions_match_the_reference(env: HaseUndIgelJax, functions, label: str) -> None:
+    """HUI-13: the scripted deck-order position of ``label`` (``hase_und_igel_cases.SCRIPTED``)
+    played on both engines gives the same state after every action, and the deck order HUI-13
+    asks for (the card drawn last goes under first)."""
+    kwargs, prepare, actions = SCRIPTED[label]
+    options = {k: v for k, v in env.options.items() if k not in ("num_players", "start_player", "max_turns")}
+    game = position(env.n, **kwargs, **options)
+    if prepare is not None:
+        prepare(game)
+        game._legal = None
+    state = env.from_game(game)
+    drawn = []
+    for i, text in enumerate(actions + ["card: pass"]):
+        if i == len(actions) and game.pending != CARD_CARROTS:
+            break  # the last card drawn asks nothing: its resolution is over
+        key = jax.random.PRNGKey(100 + i)
+        action = game.string_to_action(text)
+        state, _ = jax.device_get(functions.step(state, jnp.int32(action), key))
+        env.feed_chance(game, key)
+        game.apply(action)
+        drawn += [event[2] for event in game.log if event[0] == "draw"]
+        expected = game.to_dict()
+        expected.pop("rng")
+        assert env.to_game_dict(state) == expected, text
+    assert len(drawn) >= 2 and game.unresolved == 0
+    pile = game.discard if env.reshuffle else game.deck
+    assert pile[-len(drawn):] == drawn[::-1]
+
+
 def _illegal_action_and_finished_game_follow_pgx(env: HaseUndIgelJax, functions) -> None:
     key = jax.random.PRNGKey(1)
     state, _ = functions.init(key)
@@ -94,10 +124,11 @@ def test_identical_to_reference(label, options):
     assert sum(v for k, v in counts.items() if k.startswith("card ")) > 0, counts
     assert counts["decision card_carrots"] + counts["decision extra_move"] > 0, counts
     assert counts["finish"] > 0, counts
-    if options.get("max_turns") == 150:
+    if options.get("max_turns") == 100:
         assert figures.truncated > 0  # the short max_turns truncates games mid-race
     functions = jax_harness.compiled(env)  # compiled by the run above
     _initial_states_match_the_reference(env, functions)
+    _scripted_positions_match_the_reference(env, functions, label)
     _illegal_action_and_finished_game_follow_pgx(env, functions)
     if label == HIDDEN_INFORMATION_CONFIG:
         # resampling the unseen hare-deck order never changes a player's observation (and it did
