@@ -774,6 +774,10 @@ class HaseUndIgelGame(Game):
             d = rename_fields(d, {"phase": "pending", "turns": "turn"})
             if d.get("over") is True:
                 d["pending"] = "over"
+            # HUI-13: version 1 had no field 'unresolved'; without chain_hare_cards exactly the
+            # card of a pending card decision is being resolved
+            if "unresolved" not in d:
+                d["unresolved"] = int(d.get("pending") in (cls.DECISIONS[CARD_CARROTS], cls.DECISIONS[EXTRA_MOVE]))
         return d
 
     @classmethod
@@ -849,11 +853,8 @@ class HaseUndIgelGame(Game):
 def _unresolved_of(d: dict, game: HaseUndIgelGame, where: str) -> int:
     """Field ``unresolved`` of a snapshot (HUI-13): the cards drawn this turn, still being resolved,
     lie known at the bottom of the deck (the end of the discard pile); there are some exactly while
-    a card decision is pending. Snapshots written before the field existed hold the one card of
-    that decision (always so without ``chain_hare_cards``)."""
+    a card decision is pending (format-1 snapshots get it in :meth:`HaseUndIgelGame.upgrade`)."""
     card_decision = game.pending in (CARD_CARROTS, EXTRA_MOVE)
-    if "unresolved" not in d:
-        return int(card_decision)
     if not card_decision:
         return require_int(d, "unresolved", 0, 0, where)
     seen = len(game.discard) if game.reshuffle_deck else DECK_SIZE - game.known_from

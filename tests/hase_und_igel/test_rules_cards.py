@@ -1,5 +1,7 @@
 """HUI-21 … HUI-28: the hare cards (seed §8.3)."""
 
+import pytest
+
 from meadowzoo.envs.hase_und_igel import data
 from meadowzoo.envs.hase_und_igel.env import HaseUndIgelEnv
 from meadowzoo.envs.hase_und_igel.rules import HaseUndIgelGame
@@ -67,8 +69,11 @@ def test_HUI_13_unresolved_cards_survive_a_snapshot():
     twin = HaseUndIgelGame.from_dict(game.to_dict())
     assert twin.unresolved == 1
     old_format = game.to_dict()
-    del old_format["unresolved"]  # written before the field existed: the pending card's one
-    assert HaseUndIgelGame.from_dict(old_format).unresolved == 1
+    del old_format["unresolved"]  # a current-format snapshot must carry the field ...
+    with pytest.raises(ValueError, match="unresolved"):
+        HaseUndIgelGame.from_dict(old_format)
+    # ... format 1 (written before the field existed) gets the pending card's one on upgrade
+    assert HaseUndIgelGame.from_dict(HaseUndIgelGame.upgrade(old_format, 1)).unresolved == 1
     do(twin, "move to 25")
     do(game, "move to 25")
     assert twin.deck == game.deck and kinds(game.deck[-2:]) == ["last_move_free", "move_again"]
