@@ -7,7 +7,7 @@ project's own ``raw_env``, measured in the same run (needs the ``jax`` extra).
 
 Both JAX engines run the same program: ``jit`` of a ``fori_loop`` of ``--unroll`` steps, each a
 ``vmap``-ed ``step`` with Pgx's ``auto_reset`` (a finished game starts afresh) and a uniform
-random legal action per game (``jax.random.categorical`` over the mask). Steps/s count every game
+random legal action per game (:func:`uniform_legal`, one 32-bit draw per game). Steps/s count every game
 step of the batch (batch × steps per call × calls ÷ wall time after ``block_until_ready``);
 compile time is ``lower().compile()`` of that program. ``raw_env`` is driven by the loop of
 :mod:`benchmarks.speed` (``agent_iter`` → ``last()`` → a random legal action → ``step``). Rounds
@@ -32,6 +32,16 @@ from benchmarks.speed import play
 from meadowzoo.envs.registry import game_module
 
 
+def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """A uniform random legal action per row of ``mask`` (batch, actions) from one 32-bit draw
+    per game: the ``k``-th legal action, ``k = (u·legal count) >> 24`` for a 24-bit ``u`` (up to 127
+    legal actions). Gumbel sampling over every
+    action (``jax.random.categorical``) costs more threefry than a whole connect-four step."""
+    u = (jax.random.bits(key, mask.shape[:1], jnp.uint32) >> 8).astype(jnp.int32)  # 24 bits: u·count fits int32
+    k = (u * mask.sum(-1, dtype=jnp.int32)) >> 24
+    return (jnp.cumsum(mask, axis=-1, dtype=jnp.int32) <= k[:, None]).sum(-1).astype(jnp.int32)
+
+
 def rollout_program(env, batch: int, unroll: int):
     """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch."""
     step = jax.vmap(auto_reset(env.step, env.init))
@@ -39,8 +49,7 @@ def rollout_program(env, batch: int, unroll: int):
     def one(_, carry):
         states, key = carry
         key, act_key, step_key = jax.random.split(key, 3)
-        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
-        actions = jax.random.categorical(act_key, logits, axis=-1)
+        actions = uniform_legal(act_key, states.legal_action_mask)
         return step(states, actions, jax.random.split(step_key, batch)), key
 
     return jax.jit(lambda states, key: jax.lax.fori_loop(0, unroll, one, (states, key)))
