@@ -36,9 +36,11 @@ State
 -----
 ``state._x`` (:class:`GameState`) holds the reference game's state card by card (shapes fixed by
 ``num_players`` n): ``pile`` (60 card ids; the first ``pile_len`` are the draw pile, drawn from
-the end), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
+the end; while ``lazy`` they are still unordered and ordered as they are dealt from the stream
+of ``seed``, see Chance), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
 ``hpos`` (per held card: its position in the herd, or among the dogs), ``herd_len``,
-``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), running
+``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty) and
+``dkind`` (their card kinds, −1 empty), running
 totals the reference also keeps (``counts`` of white / black / 3-7-0 / 0-0-7 sheep, ``printed``
 points, ``low1``/``low2`` the two lowest white sheep, 2**20 for none) and ``pile_types`` (the draw
 pile by card type), and the
@@ -54,22 +56,32 @@ reference's ``DECISIONS``) and ``cur``; ``turns`` counts player turns begun, as 
 
 A step applies the action, then resolves everything that needs no decision as the reference's
 ``apply`` does (rolls, forced successes and failures, wool, picks whose order cannot matter, the
-next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
-decision or the end.
+next players) in a ``lax.while_loop`` of player turns until the next decision or the round's
+end; then applies the cards taken and, at a round's end, deals the next round (or ends the game).
 
 Speed
 -----
 Under ``vmap`` a ``lax.cond`` computes both branches, and the resolve loop runs as many passes as
-the slowest game of the batch needs (a player turn per pass, up to n after the reveal): each pass
-pays for every stage of every game. Pgx also rebuilds the observation (22 + 11·(n+1) + T + 20·n
-floats, with every player's score) at every step. The scores and observation use running totals
-kept in the state, and shuffles use Fisher–Yates rather than XLA's sort (slow on the CPU);
-``benchmarks/jax_speed.py`` measures the rest.
+the slowest game of the batch needs (a player turn per pass, up to n after the reveal). So the
+loop carries only the small :class:`Turn` (display, wool, dice, turn counters): a take is only
+recorded per display slot (taker and rank) and :meth:`VolleWolleJax._apply_takes` applies the
+step's takes to the 60-card arrays and running totals once, after the loop; a new round is dealt
+once per step, after it. ``auto_reset`` runs ``init`` at every step of every game, so ``init``
+does not shuffle the 60 cards (the pile is shuffled lazily, n+1 Fisher–Yates steps per deal), and
+chance comes from a hashed counter rather than threefry (:mod:`~meadowzoo.envs.core.jax_core`).
+Scores and observation use running totals kept in the state; ``benchmarks/jax_speed.py``
+measures the rest.
 
 Chance
 ------
-``init(key)`` shuffles the pile and deals the betting cards (backs 1..6, one per player) with
-:func:`~meadowzoo.envs.core.jax_core.permutation` (Fisher–Yates) from two subkeys of ``key``. ``step(state, action, key)`` rolls the dice from ``key``: the step's
+``init(key)`` deals the betting cards (backs 1..6, one per player) by Fisher–Yates
+(:func:`~meadowzoo.envs.core.jax_core.stream_permutation`) on uniforms 0..4 of ``key``'s stream
+(``stream_at(stream_seed(key), i)``) and keeps that seed (``seed``) for the pile: the pile starts
+unordered (``lazy``) and, before pile position ``i`` is dealt, swaps with position
+``(u·(i+1)) >> 24``, ``u`` = uniform ``8 + i`` of the stream (Fisher–Yates from the end, done as
+the cards are dealt: a uniformly random order). :meth:`VolleWolleJax.materialised_pile` orders a
+lazy pile on the host the same way, so ``to_game_dict`` and snapshots carry the order the JAX
+engine will deal; a state made from a reference game is not lazy (its pile order is given). ``step(state, action, key)`` rolls the dice from ``key``: the step's
 chance stream holds 3n uniforms (:func:`~meadowzoo.envs.core.jax_core.chance_stream`), consumed one
 per die in the reference's order (d12, d10, d8, skipping dice set aside; attempt after attempt,
 player after player); a die of ``m`` faces shows ``(u·m >> 24) + 1``. A step rolls at most 3n
