@@ -7,7 +7,7 @@ project's own ``raw_env``, measured in the same run (needs the ``jax`` extra).
 
 Both JAX engines run the same program: ``jit`` of a ``fori_loop`` of ``--unroll`` steps, each a
 ``vmap``-ed ``step`` with Pgx's ``auto_reset`` (a finished game starts afresh) and a uniform
-random legal action per game (``jax.random.categorical`` over the mask). Steps/s count every game
+random legal action per game (:func:`uniform_legal`, one 32-bit draw per game). Steps/s count every game
 step of the batch (batch × steps per call × calls ÷ wall time after ``block_until_ready``);
 compile time is ``lower().compile()`` of that program. ``raw_env`` is driven by the loop of
 :mod:`benchmarks.speed` (``agent_iter`` → ``last()`` → a random legal action → ``step``). Rounds
@@ -32,6 +32,27 @@ from benchmarks.speed import play
 from meadowzoo.envs.registry import game_module
 
 
+def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """A uniform random legal action per row of ``mask`` (batch, actions) from one 32-bit draw
+    per game: the ``k``-th legal action, ``k = (u·legal count) >> 24`` for a 24-bit ``u``. Gumbel sampling over every
+    action (``jax.random.categorical``) costs more threefry than a whole connect-four step, and a
+    running count over ~1,000 actions (Haste Bock?) is slow on the CPU, so the count runs in two
+    levels: over blocks of 32 actions, then within the chosen block."""
+    batch, actions = mask.shape
+    blocks = -(-actions // 32)
+    padded = jnp.pad(mask, ((0, 0), (0, blocks * 32 - actions))).reshape(batch, blocks, 32).astype(jnp.int32)
+    u = (jax.random.bits(key, (batch,), jnp.uint32) >> 8).astype(jnp.int32)
+    count = padded.sum((1, 2))
+    k = ((u >> 12) * count + (((u & 0xFFF) * count) >> 12)) >> 12  # (u·count) >> 24 without overflow
+    per_block = padded.sum(2)
+    before = jnp.cumsum(per_block, axis=1) - per_block  # legal actions in earlier blocks
+    block = (before <= k[:, None]).sum(1) - 1  # the last block starting at or before k
+    rest = k - jnp.take_along_axis(before, block[:, None], 1)[:, 0]
+    inner = jnp.take_along_axis(padded, block[:, None, None], 1)[:, 0]
+    offset = (jnp.cumsum(inner, axis=1) <= rest[:, None]).sum(1)
+    return (block * 32 + offset).astype(jnp.int32)
+
+
 def rollout_program(env, batch: int, unroll: int):
     """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch."""
     step = jax.vmap(auto_reset(env.step, env.init))
@@ -39,8 +60,7 @@ def rollout_program(env, batch: int, unroll: int):
     def one(_, carry):
         states, key = carry
         key, act_key, step_key = jax.random.split(key, 3)
-        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
-        actions = jax.random.categorical(act_key, logits, axis=-1)
+        actions = uniform_legal(act_key, states.legal_action_mask)
         return step(states, actions, jax.random.split(step_key, batch)), key
 
     return jax.jit(lambda states, key: jax.lax.fori_loop(0, unroll, one, (states, key)))

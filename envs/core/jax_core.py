@@ -26,8 +26,12 @@ Chance is drawn by the JAX engine and fed to the reference engine, never drawn t
   :func:`permutation`); the reference engine receives it through the state: :meth:`MeadowJaxEnv.to_snapshot`
   and ``raw_env.restore``.
 * **In-game chance** of ``step(state, action, key)`` (dice, reshuffles) comes from ``key`` as a
-  *stream* of 24-bit uniforms, ``u[i] = bits(key)[i] >> 8`` for ``i < stream size`` (one
-  ``jax.random.bits`` call per step: :func:`chance_stream`). The engine consumes them in the order
+  *stream* of 24-bit uniforms, ``u[i] = mix(seed + (i+1)·φ) >> 8`` for ``i < stream size``
+  (:func:`chance_stream`): ``seed`` hashes the key's two 32-bit words, ``mix`` is MurmurHash3's
+  32-bit finaliser and ``φ = 0x9E3779B9`` (a Weyl sequence through an avalanche mix, as SplitMix
+  does). Not ``jax.random.bits``: threefry costs about 100 integer operations per two words, which
+  dominated a step on the CPU; the keys themselves still come from ``jax.random`` (split, fold_in),
+  and dice need no cryptographic strength. The engine consumes them in the order
   in which the reference engine calls its generator, one uniform per call: an integer below ``m``
   (a die of ``m`` faces minus one, a random seat …) is ``(u·m) >> 24`` (:func:`stream_int`), a
   shuffle of ``k`` items is Fisher–Yates on ``k - 1`` consecutive uniforms
@@ -84,9 +88,35 @@ _MAX_STREAM_INT = 1 << (31 - CHANCE_BITS)  # largest m for which u·m fits in in
 
 
 # ---- chance -----------------------------------------------------------------------------------------
+_GOLDEN = 0x9E3779B9
+
+
+def _mix32(x: jax.Array) -> jax.Array:
+    """MurmurHash3's 32-bit finaliser (uint32 in, uint32 out; a bijection with full avalanche)."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
+
+
+def stream_seed(key: jax.Array) -> jax.Array:
+    """The 32-bit seed of ``key``'s chance stream (uint32): both key words, hashed."""
+    words = jax.random.key_data(key).reshape(-1).astype(jnp.uint32)
+    return _mix32(words[0] ^ _mix32(words[-1] ^ jnp.uint32(0x5BD1E995)))
+
+
+def stream_at(seed: jax.Array, index: jax.Array) -> jax.Array:
+    """Uniform number ``index`` (any int array) of the stream of ``seed``: ``0 .. 2**24 - 1`` (int32).
+    Counter-based, so an engine may draw the ``i``-th uniform of a stream lazily, when needed."""
+    z = seed + (jnp.asarray(index).astype(jnp.uint32) + jnp.uint32(1)) * jnp.uint32(_GOLDEN)
+    return (_mix32(z) >> (32 - CHANCE_BITS)).astype(jnp.int32)
+
+
 def chance_stream(key: jax.Array, size: int) -> jax.Array:
-    """The step's chance: ``size`` uniforms in ``0 .. 2**24 - 1`` (int32) drawn from ``key``."""
-    return (jax.random.bits(key, (size,), jnp.uint32) >> (32 - CHANCE_BITS)).astype(jnp.int32)
+    """The step's chance: ``size`` uniforms in ``0 .. 2**24 - 1`` (int32) drawn from ``key``
+    (``stream_at(stream_seed(key), i)`` for ``i < size``; see the module docstring)."""
+    return stream_at(stream_seed(key), jnp.arange(size, dtype=jnp.uint32))
 
 
 def stream_int(u: jax.Array, m: int) -> jax.Array:

@@ -55,10 +55,14 @@ class Figures:
 @dataclass(frozen=True)
 class Compiled:
     """An engine's jitted functions (unbatched): ``init(key)`` and ``step(state, action, key)``
-    each return the state and every player's observation (one program, one call per decision)."""
+    each return the state and every player's observation (one program, one call per decision);
+    ``batched_init(keys)`` and ``batched_step(states, actions, keys)`` are ``jit(vmap(...))`` of
+    the engine's own ``init`` and ``step`` (:func:`check_batched`; tests share them)."""
 
     init: object
     step: object
+    batched_init: object
+    batched_step: object
 
 
 _COMPILED: dict[int, tuple[MeadowJaxEnv, Compiled]] = {}
@@ -77,7 +81,9 @@ def compiled(env: MeadowJaxEnv) -> Compiled:
             state = env.step(state, action, key)
             return state, env.observe_all(state)
 
-        entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step)))
+        entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step),
+                                                    batched_init=jax.jit(jax.vmap(env.init)),
+                                                    batched_step=jax.jit(jax.vmap(env.step))))
     return entry[1]
 
 
@@ -214,8 +220,7 @@ def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int
     game run alone through the unbatched jitted functions. Returns the number of game steps
     compared."""
     functions = compiled(env)
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(env.step))
+    init, step = functions.batched_init, functions.batched_step
     key = jax.random.PRNGKey(seed)
     key, init_key = jax.random.split(key)
     init_keys = jax.random.split(init_key, batch)

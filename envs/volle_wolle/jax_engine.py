@@ -36,9 +36,11 @@ State
 -----
 ``state._x`` (:class:`GameState`) holds the reference game's state card by card (shapes fixed by
 ``num_players`` n): ``pile`` (60 card ids; the first ``pile_len`` are the draw pile, drawn from
-the end), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
+the end; while ``lazy`` they are still unordered and ordered as they are dealt from the stream
+of ``seed``, see Chance), ``loc`` (per card: −1 pile, −2 display, p = held by player p: herd, dogs or the bone),
 ``hpos`` (per held card: its position in the herd, or among the dogs), ``herd_len``,
-``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty), running
+``dog_len``, ``top`` (top card per player, −1 none), ``display`` (n+1 slots, −1 empty) and
+``dkind`` (their card kinds, −1 empty), running
 totals the reference also keeps (``counts`` of white / black / 3-7-0 / 0-0-7 sheep, ``printed``
 points, ``low1``/``low2`` the two lowest white sheep, 2**20 for none) and ``pile_types`` (the draw
 pile by card type), and the
@@ -54,22 +56,32 @@ reference's ``DECISIONS``) and ``cur``; ``turns`` counts player turns begun, as 
 
 A step applies the action, then resolves everything that needs no decision as the reference's
 ``apply`` does (rolls, forced successes and failures, wool, picks whose order cannot matter, the
-next players, a new round, the end) in a ``lax.while_loop`` of player turns until the next
-decision or the end.
+next players) in a ``lax.while_loop`` of player turns until the next decision or the round's
+end; then applies the cards taken and, at a round's end, deals the next round (or ends the game).
 
 Speed
 -----
 Under ``vmap`` a ``lax.cond`` computes both branches, and the resolve loop runs as many passes as
-the slowest game of the batch needs (a player turn per pass, up to n after the reveal): each pass
-pays for every stage of every game. Pgx also rebuilds the observation (22 + 11·(n+1) + T + 20·n
-floats, with every player's score) at every step. The scores and observation use running totals
-kept in the state, and shuffles use Fisher–Yates rather than XLA's sort (slow on the CPU);
-``benchmarks/jax_speed.py`` measures the rest.
+the slowest game of the batch needs (a player turn per pass, up to n after the reveal). So the
+loop carries only the small :class:`Turn` (display, wool, dice, turn counters): a take is only
+recorded per display slot (taker and rank) and :meth:`VolleWolleJax._apply_takes` applies the
+step's takes to the 60-card arrays and running totals once, after the loop; a new round is dealt
+once per step, after it. ``auto_reset`` runs ``init`` at every step of every game, so ``init``
+does not shuffle the 60 cards (the pile is shuffled lazily, n+1 Fisher–Yates steps per deal), and
+chance comes from a hashed counter rather than threefry (:mod:`~meadowzoo.envs.core.jax_core`).
+Scores and observation use running totals kept in the state; ``benchmarks/jax_speed.py``
+measures the rest.
 
 Chance
 ------
-``init(key)`` shuffles the pile and deals the betting cards (backs 1..6, one per player) with
-:func:`~meadowzoo.envs.core.jax_core.permutation` (Fisher–Yates) from two subkeys of ``key``. ``step(state, action, key)`` rolls the dice from ``key``: the step's
+``init(key)`` deals the betting cards (backs 1..6, one per player) by Fisher–Yates
+(:func:`~meadowzoo.envs.core.jax_core.stream_permutation`) on uniforms 0..4 of ``key``'s stream
+(``stream_at(stream_seed(key), i)``) and keeps that seed (``seed``) for the pile: the pile starts
+unordered (``lazy``) and, before pile position ``i`` is dealt, swaps with position
+``(u·(i+1)) >> 24``, ``u`` = uniform ``8 + i`` of the stream (Fisher–Yates from the end, done as
+the cards are dealt: a uniformly random order). :meth:`VolleWolleJax.materialised_pile` orders a
+lazy pile on the host the same way, so ``to_game_dict`` and snapshots carry the order the JAX
+engine will deal; a state made from a reference game is not lazy (its pile order is given). ``step(state, action, key)`` rolls the dice from ``key``: the step's
 chance stream holds 3n uniforms (:func:`~meadowzoo.envs.core.jax_core.chance_stream`), consumed one
 per die in the reference's order (d12, d10, d8, skipping dice set aside; attempt after attempt,
 player after player); a die of ``m`` faces shows ``(u·m >> 24) + 1``. A step rolls at most 3n
@@ -90,13 +102,16 @@ from pgx._src.struct import dataclass
 
 from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
+    CHANCE_BITS,
     MeadowJaxEnv,
     StreamRandom,
     chance_stream,
     host_stream,
-    permutation,
     rank_rewards,
+    stream_at,
     stream_int,
+    stream_permutation,
+    stream_seed,
     when,
 )
 from meadowzoo.envs.volle_wolle import data, env as pz_env, rules
@@ -132,10 +147,12 @@ from meadowzoo.envs.volle_wolle.rules import (
 )
 
 # pending automatic work of the resolve loop (what the reference's apply would call next)
-DONE, NEXT, ROLL, FAIL, CPICK, START = range(6)
+DONE, NEXT, ROLL, FAIL, CPICK = range(5)
 _IN_PILE, _IN_DISPLAY = -1, -2
 _I32 = jnp.int32
 _NONE = 1 << 20  # above any card's points: "no value" in minima
+#: uniforms of the init key's stream: 0..4 deal the betting cards, _PILE_UNIFORMS + i shuffles pile position i
+_PILE_UNIFORMS = 8
 
 
 @dataclass
@@ -144,6 +161,8 @@ class GameState:
 
     pile: jax.Array
     pile_len: jax.Array
+    lazy: jax.Array
+    seed: jax.Array
     loc: jax.Array
     hpos: jax.Array
     herd_len: jax.Array
@@ -155,6 +174,7 @@ class GameState:
     low2: jax.Array
     pile_types: jax.Array
     display: jax.Array
+    dkind: jax.Array
     back: jax.Array
     wool: jax.Array
     supply: jax.Array
@@ -178,6 +198,43 @@ class GameState:
     cur: jax.Array
 
 
+#: the fields of :class:`GameState` that a step's automatic resolution changes
+_TURN_FIELDS = ("display", "dkind", "wool", "supply", "turns", "dice", "pos", "attempt", "kept", "base", "bonus",
+                "neg", "target", "can_claim", "picks", "black_only", "pending", "cur")
+
+
+@dataclass
+class Turn:
+    """What the resolve loop carries: the small fields of ``_TURN_FIELDS`` and the record of this
+    step's takes (per display slot: the taker, −1 none, and the take's rank ``tseq``), so that the
+    60-card arrays are updated once per step, after the loop (:meth:`VolleWolleJax._apply_takes`)."""
+
+    display: jax.Array
+    dkind: jax.Array
+    wool: jax.Array
+    supply: jax.Array
+    turns: jax.Array
+    dice: jax.Array
+    pos: jax.Array
+    attempt: jax.Array
+    kept: jax.Array
+    base: jax.Array
+    bonus: jax.Array
+    neg: jax.Array
+    target: jax.Array
+    can_claim: jax.Array
+    picks: jax.Array
+    black_only: jax.Array
+    pending: jax.Array
+    cur: jax.Array
+    taker: jax.Array
+    tseq: jax.Array
+    seq: jax.Array  # takes so far in this step
+    c: jax.Array  # chance uniforms used so far in this step
+    op: jax.Array  # pending automatic work (DONE, NEXT, ROLL, FAIL, CPICK)
+    new_round: jax.Array  # the round is over: deal a new one after the loop
+
+
 @dataclass
 class State(pgx.core.State):
     current_player: jax.Array
@@ -194,6 +251,11 @@ class State(pgx.core.State):
         return "volle_wolle"
 
 
+def _select(pred, a, b):
+    """``a`` where ``pred`` else ``b``, leaf by leaf (two pytrees of one structure)."""
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y), a, b)
+
+
 class _Tables:
     """Per-configuration constants (deck columns, observation tables) as numpy arrays; jnp
     constants are made from them inside the traced functions."""
@@ -206,6 +268,7 @@ class _Tables:
         self.bone_symbol = np.array(deck.bone_symbol, bool)
         self.number = np.array(deck.number, np.int32)
         self.bone_card = deck.bone_card
+        self.type_of = np.array(deck.type_of, np.int32)
         self.card_features = pz_env.card_features(deck)  # (61, 11), row 60 = empty slot
         self.type_onehot = np.eye(deck.num_types, dtype=np.int32)[list(deck.type_of)]  # (60, T)
         self.type_total = self.type_onehot.sum(0)
@@ -260,10 +323,13 @@ class VolleWolleJax(MeadowJaxEnv):
     # ---- init -------------------------------------------------------------------------------------
     def _init(self, key: jax.Array) -> State:
         n = self.t.n
-        pile_key, back_key = jax.random.split(key)
+        seed = stream_seed(key)
+        backs = len(data.BETTING_BACKS)
         g = GameState(
-            pile=permutation(pile_key, NUM_CARDS),
+            pile=jnp.arange(NUM_CARDS, dtype=_I32),  # shuffled lazily, as it is dealt (see Chance)
             pile_len=_I32(NUM_CARDS),
+            lazy=jnp.bool_(True),
+            seed=seed,
             loc=jnp.full(NUM_CARDS, _IN_PILE, _I32),
             hpos=jnp.zeros(NUM_CARDS, _I32),
             herd_len=jnp.zeros(n, _I32),
@@ -275,7 +341,8 @@ class VolleWolleJax(MeadowJaxEnv):
             low2=jnp.full(n, _NONE, _I32),
             pile_types=jnp.asarray(self.t.type_total),
             display=jnp.full(n + 1, -1, _I32),
-            back=jnp.asarray(data.BETTING_BACKS, _I32)[permutation(back_key, len(data.BETTING_BACKS))[:n]],
+            dkind=jnp.full(n + 1, -1, _I32),
+            back=jnp.asarray(data.BETTING_BACKS, _I32)[stream_permutation(stream_at(seed, jnp.arange(backs - 1)))[:n]],
             wool=jnp.full(n, data.WOOL_START, _I32),
             supply=_I32(data.WOOL_TOTAL - data.WOOL_START * n),
             round=_I32(0),
@@ -315,232 +382,259 @@ class VolleWolleJax(MeadowJaxEnv):
 
     # ---- step -------------------------------------------------------------------------------------
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
+        """The action, then the automatic resolution on the small :class:`Turn` (a
+        ``while_loop`` of player turns), then the cards taken (once) and a new round (once)."""
         n = self.t.n
         uniforms = chance_stream(key, 3 * n)
         g = state._x
-        action = jnp.asarray(action, _I32)
-        # which handler: bid, claim, decline, keep, avoid, take black, pick
+        a = jnp.asarray(action, _I32)
+        # the bid (VW-7) and, after the last one, the reveal (VW-8): bids and order only
+        players = jnp.arange(n)
+        bidding = g.pending == PH_BID
+        bids = jnp.where(bidding & (players == g.cur), a, g.bids)
+        reveal = bidding & (g.cur + 1 >= n)
+        g = g.replace(bids=bids, order=jnp.where(reveal, self._order(g, bids), g.order), revealed=g.revealed | reveal)
+        t = Turn(**{name: getattr(g, name) for name in _TURN_FIELDS}, taker=jnp.full(n + 1, -1, _I32),
+                 tseq=jnp.zeros(n + 1, _I32), seq=_I32(0), c=_I32(0), op=_I32(DONE), new_round=jnp.bool_(False))
         branch = jnp.select(
-            [action < NUM_BIDS, action == CLAIM, action == DECLINE, action < AVOID_BLACK, action == AVOID_BLACK,
-             action == TAKE_BLACK],
+            [bidding, a == CLAIM, a == DECLINE, a < AVOID_BLACK, a == AVOID_BLACK, a == TAKE_BLACK],
             [0, 1, 2, 3, 4, 5], 6)
-        g, op = jax.lax.switch(branch, [self._bid, self._claim, self._decline, self._keep, self._avoid,
-                                        self._take_black, self._pick], g, action)
-        g, _, _ = jax.lax.while_loop(lambda c: c[1] != DONE, lambda c: self._resolve(c, uniforms), (g, op, _I32(0)))
+        bid = lambda t, a: self._bid(t, bids, reveal)  # noqa: E731
+        t = jax.lax.switch(branch, [bid, self._claim, self._decline, self._keep, self._avoid, self._take_black,
+                                    self._pick], t, a)
+        # per player: the top card's modifier and the bid's target, fixed during a round's turns
+        top = jnp.maximum(g.top, 0)
+        context = (g.order, jnp.where(g.top >= 0, jnp.asarray(self.t.modifier)[top], 0),
+                   jnp.asarray(self.t.targets)[jnp.maximum(bids, 0)])
+        t = jax.lax.while_loop(lambda t: t.op != DONE, lambda t: self._resolve(t, context, uniforms), t)
+        g = self._apply_takes(g, t)
+        g = when(t.new_round, self._start_round, g)
         over = g.pending == PH_OVER
         rewards = jnp.where(over, rank_rewards(self.scores_of(g)), 0.0).astype(jnp.float32)
         return self._wrap(g, rewards, state._step_count)
 
-    # the decisions: each returns the state and the pending automatic work
-    def _bid(self, g: GameState, a: jax.Array):
-        g = g.replace(bids=g.bids.at[g.cur].set(a))
-        last = g.cur + 1 >= self.t.n
-        next_bidder = lambda s: (s.replace(cur=s.cur + 1, turns=s.turns + 1), _I32(DONE))  # noqa: E731
-        return jax.lax.cond(last, self._reveal, next_bidder, g)
-
-    def _reveal(self, g: GameState):
-        """VW-7, VW-8: the 26+ fee, then the order by bid, then sheep number."""
-        fee = (g.bids == BID_26_PLUS).astype(_I32)
+    def _order(self, g: GameState, bids: jax.Array) -> jax.Array:
+        """VW-8: the order by bid, then sheep number (compared, no sort: slow on the CPU)."""
         number = jnp.where(g.top >= 0, jnp.asarray(self.t.number)[jnp.maximum(g.top, 0)], g.back)
-        # rank by (bid descending, sheep number ascending; numbers differ): compare, no sort (slow on CPU)
-        first = (g.bids[None, :] > g.bids[:, None]) | ((g.bids[None, :] == g.bids[:, None]) & (number[None, :] < number[:, None]))
-        order = jnp.zeros(self.t.n, _I32).at[first.sum(1)].set(jnp.arange(self.t.n, dtype=_I32))
-        g = g.replace(wool=g.wool - fee, supply=g.supply + fee.sum(), order=order, revealed=jnp.bool_(True),
-                      pos=_I32(0))
-        return g, _I32(NEXT)
+        first = (bids[None, :] > bids[:, None]) | ((bids[None, :] == bids[:, None]) & (number[None, :] < number[:, None]))
+        rank = first.sum(1)  # seats ahead of each seat; numbers differ, so a permutation
+        return (rank[None, :] == jnp.arange(self.t.n)[:, None]).astype(_I32).argmax(1).astype(_I32)
 
-    def _claim(self, g: GameState, a: jax.Array):
-        g = self._pay(g, g.cur, g.target - g.base - g.bonus)
-        return self._win(g)
+    # the decisions: each returns the turn with its pending automatic work
+    def _bid(self, t: Turn, bids: jax.Array, reveal: jax.Array) -> Turn:
+        fee = (bids == BID_26_PLUS).astype(_I32)  # VW-7: the 26+ fee, paid at the reveal
+        revealed = t.replace(wool=t.wool - fee, supply=t.supply + fee.sum(), pos=_I32(0), op=_I32(NEXT))
+        return _select(reveal, revealed, t.replace(cur=t.cur + 1, turns=t.turns + 1, op=_I32(DONE)))
 
-    def _decline(self, g: GameState, a: jax.Array):
-        return g, _I32(FAIL)
+    def _claim(self, t: Turn, a: jax.Array) -> Turn:
+        return self._win(self._pay(t, t.cur, t.target - t.base - t.bonus))
 
-    def _keep(self, g: GameState, a: jax.Array):
-        return g.replace(kept=g.kept | (1 << (a - KEEP)), attempt=g.attempt + 1), _I32(ROLL)
+    def _decline(self, t: Turn, a: jax.Array) -> Turn:
+        return t.replace(op=_I32(FAIL))
 
-    def _avoid(self, g: GameState, a: jax.Array):
-        g = self._pay(g, g.cur, BLACK_SHEEP_LIMIT - g.base - g.bonus)
-        g = self._gain_wool(g, g.cur)
-        return g.replace(pos=g.pos + 1), _I32(NEXT)
+    def _keep(self, t: Turn, a: jax.Array) -> Turn:
+        return t.replace(kept=t.kept | (1 << (a - KEEP)), attempt=t.attempt + 1, op=_I32(ROLL))
 
-    def _take_black(self, g: GameState, a: jax.Array):
-        g = self._gain_wool(g, g.cur)
-        return self._begin_pick(g, g.cur, NUM_CARDS, True)
+    def _avoid(self, t: Turn, a: jax.Array) -> Turn:
+        t = self._gain_wool(self._pay(t, t.cur, BLACK_SHEEP_LIMIT - t.base - t.bonus), t.cur)
+        return t.replace(pos=t.pos + 1, op=_I32(NEXT))
 
-    def _pick(self, g: GameState, a: jax.Array):
-        slot_mask = jnp.arange(self.t.n + 1) == a - PICK_SLOT
-        g = self._take(g, g.cur, slot_mask)
-        return g.replace(picks=g.picks - 1), _I32(CPICK)
+    def _take_black(self, t: Turn, a: jax.Array) -> Turn:
+        return self._begin_pick(self._gain_wool(t, t.cur), t.cur, NUM_CARDS, True)
+
+    def _pick(self, t: Turn, a: jax.Array) -> Turn:
+        t = self._take(t, t.cur, jnp.arange(self.t.n + 1) == a - PICK_SLOT)
+        return t.replace(picks=t.picks - 1, op=_I32(CPICK))
 
     # ---- automatic resolution ---------------------------------------------------------------------
-    def _resolve(self, carry, uniforms):
+    def _resolve(self, t: Turn, context, uniforms) -> Turn:
         """One pass of the resolve loop: the stages in the order the reference calls them, each
         run only when it is the pending work; usually a whole player turn per pass."""
         for stage, function in ((NEXT, self._next_player), (ROLL, self._roll), (FAIL, self._fail),
-                                (CPICK, self._continue_pick), (START, self._start_stage)):
-            carry = when(carry[1] == stage, lambda c, f=function: f(c, uniforms), carry)
-        return carry
+                                (CPICK, self._continue_pick)):
+            t = when(t.op == stage, lambda t, f=function: f(t, context, uniforms), t)
+        return t
 
-    def _next_player(self, carry, uniforms):
-        g, _, c = carry
+    def _next_player(self, t: Turn, context, uniforms) -> Turn:
+        order, modifier, target = context
         n = self.t.n
-        present = (g.display >= 0).any()
-        pos = jnp.where(present, g.pos, jnp.maximum(g.pos, n))  # empty display: everybody passes (VW-12)
-        g = g.replace(pos=pos)
-        rest_to_other = (pos == n) & (n == 2) & present  # VW-13
-        p = g.order[jnp.minimum(pos, n - 1)]
+        present = (t.display >= 0).any()
+        pos = jnp.where(present, t.pos, jnp.maximum(t.pos, n))  # empty display: everybody passes (VW-12)
+        rest_to_other = (pos == n) & (n == 2) & present  # VW-13: the rest to the other player
+        # after the order: VW-13, or the round ends (a new one is dealt after the loop)
+        after = t.replace(pos=jnp.where(rest_to_other, n + 1, pos), attempt=_I32(0), turns=t.turns + rest_to_other,
+                          cur=order[0], picks=_I32(NUM_CARDS), black_only=jnp.bool_(False),
+                          op=jnp.where(rest_to_other, CPICK, DONE).astype(_I32), new_round=~rest_to_other)
+        # a player's turn: the last takes the rest without rolling (VW-12), the others roll
+        p = order[jnp.minimum(pos, n - 1)]
+        takes_rest = (pos == n - 1) & (n > 2)
+        mod = modifier[p]
+        turn = t.replace(pos=pos, turns=t.turns + 1, cur=p, attempt=jnp.where(takes_rest, 0, 1).astype(_I32),
+                         kept=jnp.where(takes_rest, t.kept, 0), neg=jnp.where(takes_rest, t.neg, jnp.minimum(mod, 0)),
+                         bonus=jnp.where(takes_rest, t.bonus, jnp.maximum(mod, 0)),
+                         target=jnp.where(takes_rest, t.target, target[p]),
+                         picks=jnp.where(takes_rest, NUM_CARDS, t.picks).astype(_I32),
+                         black_only=t.black_only & ~takes_rest,
+                         op=jnp.where(takes_rest, CPICK, ROLL).astype(_I32))
+        return _select(pos >= n, after, turn)
 
-        def after_order(g):
-            g = g.replace(pos=jnp.where(rest_to_other, n + 1, g.pos), attempt=_I32(0),
-                          turns=g.turns + rest_to_other)  # VW-13: the other's turn
-            g, op = self._begin_pick(g, g.order[0], NUM_CARDS, False)
-            return g, jnp.where(rest_to_other, op, _I32(START))
-
-        def player(g):
-            takes_rest = (pos == n - 1) & (n > 2)  # VW-12: the last takes the rest without rolling
-            g = g.replace(turns=g.turns + 1)  # p's turn begins
-            top = g.top[p]
-            modifier = jnp.where(top >= 0, jnp.asarray(self.t.modifier)[jnp.maximum(top, 0)], 0)
-            rolling = g.replace(cur=p, attempt=_I32(1), kept=_I32(0), neg=jnp.minimum(modifier, 0),
-                                bonus=jnp.maximum(modifier, 0), target=jnp.asarray(self.t.targets)[g.bids[p]])
-            resting, op = self._begin_pick(g.replace(cur=p, attempt=_I32(0)), p, NUM_CARDS, False)
-            g = jax.tree_util.tree_map(lambda a, b: jnp.where(takes_rest, a, b), resting, rolling)
-            return g, jnp.where(takes_rest, op, _I32(ROLL))
-
-        g, op = jax.lax.cond(pos >= n, after_order, player, g)
-        return g, op, c
-
-    def _roll(self, carry, uniforms):
+    def _roll(self, t: Turn, context, uniforms) -> Turn:
         """VW-9, VW-10: roll the dice not set aside (d12, d10, d8, one uniform each) and judge."""
-        g, _, c = carry
-        dice = g.dice
+        dice, c = t.dice, t.c
         for die, sides in enumerate(data.DICE):
-            rolls = (g.kept >> die & 1) == 0
+            rolls = (t.kept >> die & 1) == 0
             face = stream_int(uniforms[jnp.minimum(c, uniforms.shape[0] - 1)], sides) + 1
             dice = dice.at[die].set(jnp.where(rolls, face, dice[die]))
             c = c + rolls
-        base = dice.sum() + g.neg
-        g = g.replace(dice=dice, base=base)
-        forced = base >= g.target
-        can_claim = (~forced) & (base + g.bonus + g.wool[g.cur] >= g.target)
-        g = g.replace(can_claim=can_claim)
-        won, win_op = self._win(g)
-        waits = can_claim | (g.attempt < 3)
-        g = jax.tree_util.tree_map(lambda a, b: jnp.where(forced, a, b), won,
-                                   g.replace(pending=jnp.where(waits, PH_ROLL, g.pending)))
-        op = jnp.where(forced, win_op, jnp.where(waits, DONE, FAIL)).astype(_I32)
-        return g, op, c
+        base = dice.sum() + t.neg
+        forced = base >= t.target
+        can_claim = (~forced) & (base + t.bonus + t.wool[t.cur] >= t.target)
+        t = t.replace(dice=dice, base=base, c=c, can_claim=can_claim)
+        waits = can_claim | (t.attempt < 3)
+        waiting = t.replace(pending=jnp.where(waits, PH_ROLL, t.pending).astype(_I32),
+                            op=jnp.where(waits, DONE, FAIL).astype(_I32))
+        return _select(forced, self._win(t), waiting)
 
-    def _win(self, g: GameState):
-        g = g.replace(can_claim=jnp.bool_(False))
-        return self._begin_pick(g, g.cur, jnp.asarray(self.t.cards_for_attempt)[g.attempt], False)
+    def _win(self, t: Turn) -> Turn:
+        t = t.replace(can_claim=jnp.bool_(False))
+        return self._begin_pick(t, t.cur, jnp.asarray(self.t.cards_for_attempt)[t.attempt], False)
 
-    def _fail(self, carry, uniforms):
+    def _fail(self, t: Turn, context, uniforms) -> Turn:
         """VW-11: a failure after attempt 3 (black sheep below 14)."""
-        g, _, c = carry
-        g = g.replace(can_claim=jnp.bool_(False))
-        p = g.cur
-        black_showing = self._black_slots(g).any() & (g.base < BLACK_SHEEP_LIMIT)
-        can_avoid = g.base + g.bonus + g.wool[p] >= BLACK_SHEEP_LIMIT
-        choice = black_showing & can_avoid
-        g_choice = g.replace(pending=_I32(PH_BLACK))
-        g_wool = self._gain_wool(g, p)
-        g_black, black_op = self._begin_pick(g_wool, p, NUM_CARDS, True)
-        g_plain = g_wool.replace(pos=g_wool.pos + 1)
-        g = jax.tree_util.tree_map(
-            lambda a, b, d: jnp.where(choice, a, jnp.where(black_showing, b, d)), g_choice, g_black, g_plain)
-        op = jnp.where(choice, DONE, jnp.where(black_showing, black_op, NEXT)).astype(_I32)
-        return g, op, c
+        t = t.replace(can_claim=jnp.bool_(False))
+        p = t.cur
+        black_showing = (t.dkind == BLACK).any() & (t.base < BLACK_SHEEP_LIMIT)
+        choice = black_showing & (t.base + t.bonus + t.wool[p] >= BLACK_SHEEP_LIMIT)
+        wool = self._gain_wool(t, p)
+        forced = _select(black_showing, self._begin_pick(wool, p, NUM_CARDS, True),
+                         wool.replace(pos=wool.pos + 1, op=_I32(NEXT)))
+        return _select(choice, t.replace(pending=_I32(PH_BLACK), op=_I32(DONE)), forced)
 
-    def _begin_pick(self, g: GameState, player, count, black_only):
-        return g.replace(cur=jnp.asarray(player, _I32), picks=jnp.asarray(count, _I32),
-                         black_only=jnp.asarray(black_only, bool)), _I32(CPICK)
+    def _begin_pick(self, t: Turn, player, count, black_only) -> Turn:
+        return t.replace(cur=jnp.asarray(player, _I32), picks=jnp.asarray(count, _I32),
+                         black_only=jnp.asarray(black_only, bool), op=_I32(CPICK))
 
-    def _eligible_count(self, g: GameState) -> jax.Array:
-        """How many display cards may be picked now (the observation's cap on the picks left)."""
-        return jnp.where(g.black_only, self._black_slots(g), g.display >= 0).sum()
-
-    def _continue_pick(self, carry, uniforms):
+    def _continue_pick(self, t: Turn, context, uniforms) -> Turn:
         """Ask for the next pick, or take every eligible card when the order cannot matter."""
-        g, _, c = carry
-        eligible = jnp.where(g.black_only, self._black_slots(g), g.display >= 0)
-        sheep = eligible & (jnp.asarray(self.t.kind)[jnp.maximum(g.display, 0)] <= K007)
+        eligible = jnp.where(t.black_only, t.dkind == BLACK, t.display >= 0)
+        sheep = eligible & (t.dkind <= K007)
         count = eligible.sum()
-        wanted = (g.picks > 0) & (count > 0)
-        ask = wanted & ((g.picks < count) | (sheep.sum() > 1))
-        taken = self._take(g, g.cur, eligible & wanted & ~ask)
-        finished = taken.replace(picks=_I32(0), black_only=jnp.bool_(False), pos=taken.pos + 1)
-        g = jax.tree_util.tree_map(lambda a, b: jnp.where(ask, a, b), g.replace(pending=_I32(PH_PICK)), finished)
-        return g, jnp.where(ask, DONE, NEXT).astype(_I32), c
+        wanted = (t.picks > 0) & (count > 0)
+        ask = wanted & ((t.picks < count) | (sheep.sum() > 1))
+        taken = self._take(t, t.cur, eligible & wanted & ~ask)
+        finished = taken.replace(picks=_I32(0), black_only=jnp.bool_(False), pos=taken.pos + 1, op=_I32(NEXT))
+        return _select(ask, t.replace(pending=_I32(PH_PICK), op=_I32(DONE)), finished)
 
-    def _start_stage(self, carry, uniforms):
-        g, _, c = carry
-        return self._start_round(g), _I32(DONE), c
+    def _take(self, t: Turn, p, slot_mask: jax.Array) -> Turn:
+        """VW-14, VW-15: ``p`` takes the display cards of ``slot_mask``; only recorded here
+        (taker and rank, slot order within one take), applied by :meth:`_apply_takes`."""
+        slots = t.display.shape[0]
+        taken = slot_mask & (t.display >= 0)
+        return t.replace(display=jnp.where(taken, -1, t.display), dkind=jnp.where(taken, -1, t.dkind),
+                         taker=jnp.where(taken, p, t.taker), tseq=jnp.where(taken, t.seq * slots + jnp.arange(slots), t.tseq),
+                         seq=t.seq + 1)
+
+    def _pay(self, t: Turn, p, amount) -> Turn:
+        amount = jnp.maximum(amount, 0)
+        return t.replace(wool=t.wool - jnp.where(jnp.arange(self.t.n) == p, amount, 0), supply=t.supply + amount)
+
+    def _gain_wool(self, t: Turn, p) -> Turn:
+        gain = (t.supply > 0).astype(_I32)
+        return t.replace(wool=t.wool + jnp.where(jnp.arange(self.t.n) == p, gain, 0), supply=t.supply - gain)
+
+    # ---- cards --------------------------------------------------------------------------------------
+    def _apply_takes(self, g: GameState, t: Turn) -> GameState:
+        """The step's takes (VW-14, VW-15) on the card arrays and running totals, in take order:
+        herds and dogs grow, the last sheep taken is the top, counts, printed points and the two
+        lowest white sheep follow, and the bone moves with the bone card or, once held, with each
+        sheep card bearing the bone symbol."""
+        n = self.t.n
+        turn_fields = {name: getattr(t, name) for name in _TURN_FIELDS}
+        taken = t.taker >= 0  # (S,) slots of the display the step began with
+        cards = jnp.maximum(g.display, 0)
+        kind = g.dkind
+        sheep = taken & (kind >= 0) & (kind <= K007)
+        dog = taken & (kind == DOG)
+        bone = taken & (kind == BONE)
+        players = jnp.arange(n)
+        own = t.taker[None, :] == players[:, None]  # (n, S)
+        earlier = (t.taker[None, :] == t.taker[:, None]) & (t.tseq[None, :] < t.tseq[:, None])  # (S, S): same taker, before
+        taker = jnp.maximum(t.taker, 0)
+        hpos = jnp.where(dog, g.dog_len[taker] + (earlier & dog[None, :]).sum(1),
+                         g.herd_len[taker] + (earlier & sheep[None, :]).sum(1))
+        index = jnp.where(taken, cards, NUM_CARDS)  # out of range: dropped
+        loc = g.loc.at[index].set(t.taker, mode="drop")
+        # the bone: its holder is the taker of the last event (the bone card, or a bone-symbol
+        # sheep while the bone is held)
+        held_before = g.loc[self.t.bone_card] >= 0
+        bone_seq = jnp.where(bone, t.tseq, 1 << 20).min()
+        symbol = sheep & jnp.asarray(self.t.bone_symbol)[cards] & (held_before | (bone_seq < t.tseq))
+        event = jnp.where(bone | symbol, t.tseq, -1)
+        last = jnp.argmax(event)
+        loc = loc.at[self.t.bone_card].set(jnp.where(event[last] >= 0, t.taker[last], loc[self.t.bone_card]))
+        # per player: the sheep taken, the top (last sheep), counts, printed, two lowest whites
+        mine = own & sheep[None, :]  # (n, S)
+        last_sheep = jnp.argmax(jnp.where(mine, t.tseq[None, :], -1), axis=1)
+        top = jnp.where(mine.any(1), cards[last_sheep], g.top)
+        kinds = jnp.minimum(kind, K007)
+        counts = g.counts + (mine[:, :, None] & (kinds[None, :, None] == jnp.arange(4))).sum(1)
+        points = jnp.where(sheep & (kind <= BLACK), jnp.asarray(self.t.points)[cards], 0)
+        printed = g.printed + jnp.where(mine, points[None, :], 0).sum(1)
+        whites = jnp.where(mine & (kind == WHITE)[None, :], points[None, :], _NONE)  # (n, S)
+        candidates = jnp.concatenate([g.low1[:, None], g.low2[:, None], whites], axis=1)
+        low1 = candidates.min(1)
+        first = jnp.argmin(candidates, axis=1)
+        low2 = jnp.where(jnp.arange(candidates.shape[1]) == first[:, None], _NONE, candidates).min(1)
+        return g.replace(
+            **turn_fields, loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
+            herd_len=g.herd_len + mine.sum(1), dog_len=g.dog_len + (own & dog[None, :]).sum(1), top=top,
+            counts=counts, printed=printed, low1=low1, low2=low2)
 
     def _start_round(self, g: GameState) -> GameState:
-        """VW-6: deal the display (or end the game when the pile is empty)."""
+        """VW-6: deal the display (or end the game when the pile is empty). A lazy pile is
+        shuffled as it is dealt: before position ``i`` is drawn it swaps with position
+        ``(u·(i+1)) >> 24`` (Fisher–Yates from the end, ``u`` = uniform ``_PILE_UNIFORMS + i`` of
+        the init key's stream), which orders the pile uniformly at random, one step at a time."""
         n = self.t.n
         end = g.replace(pending=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
                         can_claim=jnp.bool_(False))
         count = jnp.minimum(n + 1, g.pile_len)
-        slots = jnp.arange(n + 1)
-        dealt = slots < count
-        cards = jnp.where(dealt, g.pile[jnp.maximum(g.pile_len - 1 - slots, 0)], -1)
+        pile = g.pile
+        cards = []
+        for slot in range(n + 1):
+            i = jnp.maximum(g.pile_len - 1 - slot, 0)
+            dealt = slot < count
+            u = stream_at(g.seed, _PILE_UNIFORMS + i)
+            j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
+            drawn, other = pile[j], pile[i]
+            pile = pile.at[i].set(drawn).at[j].set(other)
+            cards.append(jnp.where(dealt, drawn, -1))
+        cards = jnp.stack(cards).astype(_I32)
+        dealt = cards >= 0
+        safe = jnp.maximum(cards, 0)
         loc = g.loc.at[jnp.where(dealt, cards, NUM_CARDS)].set(_IN_DISPLAY, mode="drop")
-        dealt_types = jnp.where(dealt[:, None], jnp.asarray(self.t.type_onehot)[jnp.maximum(cards, 0)], 0).sum(0)
+        types = jnp.where(dealt, jnp.asarray(self.t.type_of)[safe], -1)
+        dealt_types = (types[:, None] == jnp.arange(self.t.type_total.shape[0])).sum(0)
         fresh = g.replace(
-            round=g.round + 1, turns=g.turns + 1, display=cards.astype(_I32), pile_len=g.pile_len - count, loc=loc,
-            pile_types=g.pile_types - dealt_types,
+            round=g.round + 1, turns=g.turns + 1, display=cards, dkind=jnp.where(dealt, jnp.asarray(self.t.kind)[safe], -1),
+            pile=pile, pile_len=g.pile_len - count, loc=loc, pile_types=g.pile_types - dealt_types,
             bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
             attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
             target=_I32(0), can_claim=jnp.bool_(False), picks=_I32(0), black_only=jnp.bool_(False),
             pending=_I32(PH_BID), cur=_I32(0))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(g.pile_len == 0, a, b), end, fresh)
+        return _select(g.pile_len == 0, end, fresh)
 
-    # ---- cards and wool -----------------------------------------------------------------------------
-    def _black_slots(self, g: GameState) -> jax.Array:
-        return (g.display >= 0) & (jnp.asarray(self.t.kind)[jnp.maximum(g.display, 0)] == BLACK)
-
-    def _take(self, g: GameState, p, slot_mask: jax.Array) -> GameState:
-        """VW-14, VW-15: player ``p`` takes the display cards of ``slot_mask`` (at most one sheep
-        card among them, so their order only matters for the dogs, taken in slot order)."""
-        kind_of = jnp.asarray(self.t.kind)
-        valid = slot_mask & (g.display >= 0)
-        cards = jnp.maximum(g.display, 0)
-        kind = kind_of[cards]
-        dog = valid & (kind == DOG)
-        sheep = valid & (kind <= K007)
-        bone_card = valid & (kind == BONE)
-        index = jnp.where(valid, cards, NUM_CARDS)  # out of range: dropped
-        hpos = jnp.where(dog, g.dog_len[p] + jnp.cumsum(dog) - 1, jnp.where(sheep, g.herd_len[p], 0))
-        bone_held = g.loc[self.t.bone_card] >= 0
-        symbol = (sheep & jnp.asarray(self.t.bone_symbol)[cards]).any()
-        loc = g.loc.at[index].set(p, mode="drop")
-        loc = loc.at[self.t.bone_card].set(jnp.where(bone_card.any() | (symbol & bone_held), p, loc[self.t.bone_card]))
-        # the sheep card (if any) joins p's counts, printed points and two lowest white sheep
-        any_sheep = sheep.any()
-        card = cards[jnp.argmax(sheep)]
-        card_kind = kind_of[card]
-        points = jnp.where(any_sheep & (card_kind <= BLACK), jnp.asarray(self.t.points)[card], 0)
-        white = any_sheep & (card_kind == WHITE)
-        low1, low2 = g.low1[p], g.low2[p]
-        new_low1 = jnp.where(white, jnp.minimum(low1, points), low1)
-        new_low2 = jnp.where(white, jnp.where(points < low1, low1, jnp.minimum(low2, points)), low2)
-        return g.replace(
-            display=jnp.where(valid, -1, g.display), loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
-            herd_len=g.herd_len.at[p].add(sheep.sum()), dog_len=g.dog_len.at[p].add(dog.sum()),
-            top=g.top.at[p].set(jnp.where(any_sheep, card, g.top[p])),
-            counts=g.counts.at[p, jnp.minimum(card_kind, K007)].add(any_sheep.astype(_I32)),
-            printed=g.printed.at[p].add(points), low1=g.low1.at[p].set(new_low1), low2=g.low2.at[p].set(new_low2))
-
-    def _pay(self, g: GameState, p, amount) -> GameState:
-        amount = jnp.maximum(amount, 0)
-        return g.replace(wool=g.wool.at[p].add(-amount), supply=g.supply + amount)
-
-    def _gain_wool(self, g: GameState, p) -> GameState:
-        gain = (g.supply > 0).astype(_I32)
-        return g.replace(wool=g.wool.at[p].add(gain), supply=g.supply - gain)
+    def materialised_pile(self, g: GameState) -> np.ndarray:
+        """The draw pile of a (host) state in the reference's order (drawn from the end): a lazy
+        pile is shuffled on the host exactly as :meth:`_start_round` will deal it."""
+        size = int(g.pile_len)
+        pile = np.asarray(g.pile)[:size].copy()
+        if bool(g.lazy):
+            u = np.asarray(stream_at(jnp.uint32(g.seed), _PILE_UNIFORMS + jnp.arange(NUM_CARDS)))
+            for i in range(size - 1, 0, -1):
+                j = (int(u[i]) * (i + 1)) >> CHANCE_BITS
+                pile[i], pile[j] = pile[j], pile[i]
+        return pile
 
     # ---- scores, mask, observation ------------------------------------------------------------------
     def scores(self, state: State) -> jax.Array:
@@ -566,7 +660,7 @@ class VolleWolleJax(MeadowJaxEnv):
         roll = ((a == CLAIM) & g.can_claim) | ((a == DECLINE) & (g.attempt == 3)) | (
             (a >= KEEP) & (a < KEEP + 3) & (g.attempt < 3) & (kept_bit == 0))
         black = (a == AVOID_BLACK) | (a == TAKE_BLACK)
-        eligible = jnp.where(g.black_only, self._black_slots(g), g.display >= 0)
+        eligible = jnp.where(g.black_only, g.dkind == BLACK, g.display >= 0)
         slot = a - PICK_SLOT
         pick = (slot >= 0) & (slot <= n) & eligible[jnp.clip(slot, 0, n)]
         return jnp.select([g.pending == PH_BID, g.pending == PH_ROLL, g.pending == PH_BLACK, g.pending == PH_PICK],
@@ -588,8 +682,9 @@ class VolleWolleJax(MeadowJaxEnv):
             jnp.where(rolling, g.dice, 0).astype(f32),
             jnp.where(rolling, kept, 0).astype(f32),
             jnp.where(rolling, jnp.stack([g.base, g.bonus, g.target]), 0).astype(f32),
-            jnp.where(picking, jnp.stack([jnp.minimum(g.picks, self._eligible_count(g)), g.black_only.astype(_I32)]),
-                      0).astype(f32),
+            # the picks left, capped at the eligible cards on the display (VW-10: fewer if fewer are left)
+            jnp.where(picking, jnp.stack([jnp.minimum(g.picks, jnp.where(g.black_only, g.dkind == BLACK, g.display >= 0).sum()),
+                                          g.black_only.astype(_I32)]), 0).astype(f32),
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
         display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
@@ -648,7 +743,7 @@ class VolleWolleJax(MeadowJaxEnv):
         ints = lambda a: [int(v) for v in np.asarray(a)]  # noqa: E731
         bone = int(loc[self.t.bone_card])
         return {
-            "pile": ints(np.asarray(g.pile)[: int(g.pile_len)]),
+            "pile": ints(self.materialised_pile(g)),
             "back": ints(g.back),
             "wool": ints(g.wool),
             "display": ints(g.display),
@@ -702,12 +797,14 @@ class VolleWolleJax(MeadowJaxEnv):
         lowest = [sorted(low) + [_NONE] * (2 - len(low)) for low in game.lowest]
         i32 = lambda v: np.asarray(v, np.int32)  # noqa: E731
         g = GameState(
-            pile=i32(pile), pile_len=i32(len(game.pile)), loc=i32(loc), hpos=i32(hpos),
+            pile=i32(pile), pile_len=i32(len(game.pile)), lazy=np.bool_(False), seed=np.uint32(0), loc=i32(loc),
+            hpos=i32(hpos),
             herd_len=i32([len(h) for h in game.herd]), dog_len=i32([len(d) for d in game.dogs]),
             top=i32([h[-1] if h else -1 for h in game.herd]), counts=i32(game.counts), printed=i32(game.printed),
             low1=i32([low[0] for low in lowest]), low2=i32([low[1] for low in lowest]),
             pile_types=i32(self.t.type_onehot[game.pile].sum(0) if game.pile else 0 * self.t.type_total),
-            display=i32(game.display), back=i32(game.back),
+            display=i32(game.display), dkind=i32([self.t.kind[c] if c >= 0 else -1 for c in game.display]),
+            back=i32(game.back),
             wool=i32(game.wool), supply=i32(game.supply), round=i32(game.round), turns=i32(game.turn),
             dice=i32(game.dice), bids=i32(game.bids), revealed=np.bool_(game.revealed),
             order=i32(game.order if game.revealed else [0] * n), pos=i32(game.pos), attempt=i32(game.attempt),

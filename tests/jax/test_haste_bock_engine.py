@@ -25,6 +25,7 @@ pytest.importorskip("pgx")
 
 import meadowzoo.jax  # noqa: E402
 from meadowzoo.envs.core.jax_harness import check_batched, compiled, run_differential  # noqa: E402
+from meadowzoo.envs.core.rewards import rank_rewards  # noqa: E402
 from meadowzoo.envs.haste_bock import data as D  # noqa: E402
 from meadowzoo.envs.haste_bock.jax_engine import HasteBockJax  # noqa: E402
 from meadowzoo.envs.haste_bock.rules import DISCARD_BASE, MOVE_BASE, NUM_ACTIONS, PANIC_BASE, TILE_BASE  # noqa: E402
@@ -238,7 +239,10 @@ def _play_from(env: HasteBockJax, game, actions: list[str]):
     for index in range(len(actions) + 1):
         reference = env.reference_env()
         reference.reset(seed=0)
-        reference.restore(reference.snapshot_of(game.to_dict(), reference.possible_agents, dict.fromkeys(reference.possible_agents, 0.0)))
+        # a finished game's snapshot carries its final rewards (restore() refuses any other)
+        rewards = rank_rewards(game.places()) if game.is_over else [0.0] * len(reference.possible_agents)
+        reference.restore(reference.snapshot_of(game.to_dict(), reference.possible_agents,
+                                                dict(zip(reference.possible_agents, rewards))))
         game_dict = game.to_dict()
         game_dict.pop("rng")
         assert env.to_game_dict(state) == game_dict, index
