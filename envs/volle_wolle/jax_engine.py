@@ -151,6 +151,8 @@ DONE, NEXT, ROLL, FAIL, CPICK = range(5)
 _IN_PILE, _IN_DISPLAY = -1, -2
 _I32 = jnp.int32
 _NONE = 1 << 20  # above any card's points: "no value" in minima
+#: card ids 0..59, compared with a traced index instead of indexing (see _start_round)
+_CARD_IDS = np.arange(NUM_CARDS, dtype=np.int32)
 #: uniforms of the init key's stream: 0..4 deal the betting cards, _PILE_UNIFORMS + i shuffles pile position i
 _PILE_UNIFORMS = 8
 
@@ -606,13 +608,15 @@ class VolleWolleJax(MeadowJaxEnv):
             dealt = slot < count
             u = stream_at(g.seed, _PILE_UNIFORMS + i)
             j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
-            drawn, other = pile[j], pile[i]
-            pile = pile.at[i].set(drawn).at[j].set(other)
+            # one-hot selects, not gather/scatter: under vmap on the CPU a scatter is a slow loop
+            drawn = jnp.where(_CARD_IDS == j, pile, 0).sum()
+            other = jnp.where(_CARD_IDS == i, pile, 0).sum()
+            pile = jnp.where(_CARD_IDS == i, drawn, jnp.where(_CARD_IDS == j, other, pile))
             cards.append(jnp.where(dealt, drawn, -1))
         cards = jnp.stack(cards).astype(_I32)
         dealt = cards >= 0
         safe = jnp.maximum(cards, 0)
-        loc = g.loc.at[jnp.where(dealt, cards, NUM_CARDS)].set(_IN_DISPLAY, mode="drop")
+        loc = jnp.where((_CARD_IDS[:, None] == jnp.where(dealt, cards, NUM_CARDS)[None, :]).any(1), _IN_DISPLAY, g.loc)
         types = jnp.where(dealt, jnp.asarray(self.t.type_of)[safe], -1)
         dealt_types = (types[:, None] == jnp.arange(self.t.type_total.shape[0])).sum(0)
         fresh = g.replace(
