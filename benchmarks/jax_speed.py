@@ -14,18 +14,27 @@ compile time is ``lower().compile()`` of that program. ``raw_env`` is driven by 
 of the configurations are interleaved and each figure is the best round, so that load from other
 processes hurts every figure alike. JAX times are wall-clock (XLA uses every core); ``raw_env``'s
 is the CPU time of its one thread, as in :mod:`benchmarks.speed`. Runs unchanged wherever JAX finds a GPU (the device is printed).
+
+Devices: on the CPU the batch is split over ``--devices`` host devices (default: one per core),
+each running its share of the games as an independent program (``jax.pmap``), as one would split a
+batch over several GPUs. XLA runs one program on one CPU device with a thread pool that stays
+partly idle in these small, branchy steps (a game engine's ``while_loop`` waits for its slowest
+game), so one device per core is the fair use of "two cores"; ``--devices 1`` measures the single
+program. Both JAX engines (ours and connect four) get the same split. Batches smaller than the
+device count, or not divisible by it, run on one device. The device count must be set before JAX
+starts its CPU backend: the command line does it; where JAX is already running (an importing
+test), the devices it has are used.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import jax
 import jax.numpy as jnp
-import pgx
-from pgx.experimental import auto_reset
 
 import meadowzoo.jax as mjax
 from benchmarks.speed import play
@@ -55,6 +64,7 @@ def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
 
 def rollout_program(env, batch: int, unroll: int):
     """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch."""
+    from pgx.experimental import auto_reset  # importing pgx starts JAX's backend: not before main() chose the devices
     step = jax.vmap(auto_reset(env.step, env.init))
 
     def one(_, carry):
@@ -66,15 +76,39 @@ def rollout_program(env, batch: int, unroll: int):
     return jax.jit(lambda states, key: jax.lax.fori_loop(0, unroll, one, (states, key)))
 
 
-class JaxRunner:
-    """One engine at one batch size: compiled once, then timed round by round."""
+def use_host_devices(count: int) -> None:
+    """Ask JAX for ``count`` CPU devices (before its CPU backend starts; later it keeps what it has)."""
+    try:
+        jax.config.update("jax_num_cpu_devices", count)
+    except RuntimeError:  # the backend is already running (e.g. JAX was used before in this process)
+        pass
 
-    def __init__(self, env, batch: int, unroll: int, seed: int = 0) -> None:
+
+def split_count(batch: int, devices: int) -> int:
+    """Devices a batch is split over: all of them when it divides evenly, else one."""
+    return devices if devices > 1 and batch >= devices and batch % devices == 0 else 1
+
+
+class JaxRunner:
+    """One engine at one batch size: compiled once, then timed round by round. With ``devices``
+    > 1 the batch is split into equal shares, one per device, each an independent program."""
+
+    def __init__(self, env, batch: int, unroll: int, seed: int = 0, devices: int = 1) -> None:
         self.batch, self.unroll = batch, unroll
-        self.states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(seed), batch))
-        self.key = jax.random.PRNGKey(seed + 1)
+        self.devices = split_count(batch, devices)
+        share = batch // self.devices
+        keys = jax.random.split(jax.random.PRNGKey(seed), batch)
+        if self.devices == 1:
+            self.states = jax.jit(jax.vmap(env.init))(keys)
+            self.key = jax.random.PRNGKey(seed + 1)
+            program = jax.jit(rollout_program(env, batch, unroll))
+        else:
+            used = jax.local_devices()[:self.devices]
+            self.states = jax.pmap(jax.vmap(env.init), devices=used)(keys.reshape((self.devices, share) + keys.shape[1:]))
+            self.key = jax.random.split(jax.random.PRNGKey(seed + 1), self.devices)
+            program = jax.pmap(rollout_program(env, share, unroll), devices=used)
         start = time.perf_counter()
-        self.run = rollout_program(env, batch, unroll).lower(self.states, self.key).compile()
+        self.run = program.lower(self.states, self.key).compile()
         self.compile_seconds = time.perf_counter() - start
         self.states, self.key = jax.block_until_ready(self.run(self.states, self.key))  # warm
 
@@ -103,19 +137,27 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts")
     parser.add_argument("--unroll", type=int, default=32, help="steps per jitted call")
     parser.add_argument("--quick", action="store_true", help="batches 1 and 1024, 1 s rounds, 2 rounds")
+    parser.add_argument("--devices", type=int, default=os.cpu_count() or 1,
+                        help="CPU devices to split each batch over (default: one per core; see the docstring)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.devices < 1:
+        parser.error("--devices must be at least 1")
+    use_host_devices(args.devices)
+    import pgx  # after the device count: importing pgx starts JAX's backend
     if args.quick:
         args.batches, args.seconds, args.rounds = [1, 1024], 1.0, 2
     device = jax.devices()[0]
-    print(f"JAX {jax.__version__} on {device.platform} ({device.device_kind}), {jax.device_count()} device(s); "
-          f"pgx {pgx.__version__}")
+    devices = min(args.devices, jax.local_device_count())
+    print(f"JAX {jax.__version__} on {device.platform} ({device.device_kind}), {jax.device_count()} device(s), "
+          f"batches split over {devices}; pgx {pgx.__version__}")
     engines = {args.game: mjax.make(args.game, num_players=args.players), "connect_four": pgx.make("connect_four")}
     runners = {}
     for batch in args.batches:
         for name, env in engines.items():
-            runners[name, batch] = runner = JaxRunner(env, batch, args.unroll)
-            print(f"compiled {name} batch {batch}: {runner.compile_seconds:.1f} s", flush=True)
+            runners[name, batch] = runner = JaxRunner(env, batch, args.unroll, devices=devices)
+            print(f"compiled {name} batch {batch} on {runner.devices} device(s): {runner.compile_seconds:.1f} s",
+                  flush=True)
     best: dict = {}
     for _ in range(args.rounds):
         best["raw_env"] = max(best.get("raw_env", 0.0), raw_env_speed(args.game, args.players, args.seconds, 0))
@@ -124,20 +166,20 @@ def main(argv: list[str] | None = None) -> dict:
     raw = best["raw_env"]
     label = f"{args.game} {args.players}p"
     print(f"\n{label} raw_env (PettingZoo AEC loop, one core): {raw:,.0f} steps/s")
-    print(f"{'batch':>6}{label + ' steps/s':>24}{'compile s':>11}{'connect_four steps/s':>22}{'compile s':>11}"
+    print(f"{'batch':>6}{'devices':>8}{label + ' steps/s':>24}{'compile s':>11}{'connect_four steps/s':>22}{'compile s':>11}"
           f"{'x raw_env':>11}{'x connect_four':>16}")
     rows = []
     for batch in args.batches:
         ours, theirs = runners[args.game, batch], runners["connect_four", batch]
-        row = {"batch": batch, "steps": best[args.game, batch], "compile_s": ours.compile_seconds,
+        row = {"batch": batch, "devices": ours.devices, "steps": best[args.game, batch], "compile_s": ours.compile_seconds,
                "connect_four_steps": best["connect_four", batch], "connect_four_compile_s": theirs.compile_seconds}
         row["x_raw_env"] = row["steps"] / raw
         row["x_connect_four"] = row["steps"] / row["connect_four_steps"]
         rows.append(row)
-        print(f"{batch:>6}{row['steps']:>24,.0f}{row['compile_s']:>11.1f}{row['connect_four_steps']:>22,.0f}"
+        print(f"{batch:>6}{row['devices']:>8}{row['steps']:>24,.0f}{row['compile_s']:>11.1f}{row['connect_four_steps']:>22,.0f}"
               f"{row['connect_four_compile_s']:>11.1f}{row['x_raw_env']:>11.1f}{row['x_connect_four']:>16.2f}")
     result = {"device": f"{device.platform} {device.device_kind}", "game": args.game, "players": args.players,
-              "raw_env_steps": raw, "unroll": args.unroll, "rows": rows}
+              "raw_env_steps": raw, "unroll": args.unroll, "devices": devices, "rows": rows}
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(result, handle, indent=2)
