@@ -76,14 +76,6 @@ def rollout_program(env, batch: int, unroll: int):
     return jax.jit(lambda states, key: jax.lax.fori_loop(0, unroll, one, (states, key)))
 
 
-def use_host_devices(count: int) -> None:
-    """Ask JAX for ``count`` CPU devices (before its CPU backend starts; later it keeps what it has)."""
-    try:
-        jax.config.update("jax_num_cpu_devices", count)
-    except RuntimeError:  # the backend is already running (e.g. JAX was used before in this process)
-        pass
-
-
 def split_count(batch: int, devices: int) -> int:
     """Devices a batch is split over: all of them when it divides evenly, else one."""
     return devices if devices > 1 and batch >= devices and batch % devices == 0 else 1
@@ -143,7 +135,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.devices < 1:
         parser.error("--devices must be at least 1")
-    use_host_devices(args.devices)
+    mjax.use_cpu_devices(args.devices)
     import pgx  # after the device count: importing pgx starts JAX's backend
     if args.quick:
         args.batches, args.seconds, args.rounds = [1, 1024], 1.0, 2

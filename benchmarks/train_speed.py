@@ -8,7 +8,9 @@ A *learner step* is one decision of the learner, as both trainers count it (``--
 * **JAX**: :class:`meadowzoo.training.jax_ppo.SelfPlayPPO` with the game's settings
   (:mod:`meadowzoo.training.jax_config`; ``--num-envs``/``--num-steps`` override): the setup and
   one update run first (compilation, not timed), then ``--jax-updates`` updates are timed — the
-  whole training (rollout with network opponents, GAE, PPO epochs).
+  whole training (rollout with network opponents, GAE, PPO epochs). ``--devices`` (default: one
+  per core of ``--cores``, else of the machine) splits the games over that many CPU devices,
+  data-parallel (the trainer's ``devices`` setting; ``--devices 1``: one program).
 * **SB3**: :mod:`meadowzoo.training.train`'s MaskablePPO with the game's settings on ``--sb3-envs``
   self-play env processes against its cheapest opponent pool (``random``), ``learn`` timed for
   ``--sb3-steps`` learner steps after one warm-up rollout.
@@ -101,12 +103,17 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
     parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
     parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
+    parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
     parser.add_argument("--skip-sb3", action="store_true")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     cores = pin(args.cores)
+    devices = args.devices or len(cores or os.sched_getaffinity(0))
+    import meadowzoo.jax  # before JAX's first operation: the device count
+
+    devices = min(devices, meadowzoo.jax.use_cpu_devices(devices))
     load_before = os.getloadavg()
-    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps}
+    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "devices": devices}
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
               "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)

@@ -9,6 +9,10 @@
 Each engine implements ``pgx.Env`` (pgx 2.x) and encodes observations and actions exactly as the
 game's PettingZoo env; see :mod:`meadowzoo.envs.core.jax_core` and the game's ``jax_engine``
 module. ``import meadowzoo`` never imports JAX; this module does, when imported.
+
+On the CPU, :func:`use_cpu_devices` splits the machine into one JAX device per core, so that a
+batch split over them (``jax.pmap``) keeps every core busy: the benchmark and the compiled trainer
+(``devices``) do this.
 """
 
 from __future__ import annotations
@@ -18,6 +22,21 @@ from typing import Any
 from meadowzoo.envs import plugin as _plugin
 from meadowzoo.envs.core.plugin import load as _load
 from meadowzoo.envs.registry import GAMES
+
+
+def use_cpu_devices(count: int) -> int:
+    """Ask JAX for ``count`` CPU devices; returns how many it has. Only possible before JAX runs
+    its first operation (importing pgx runs one): later the count stays as it is, and the caller
+    sees it in the result."""
+    import jax
+
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"the CPU device count must be a positive integer, got {count!r}")
+    try:
+        jax.config.update("jax_num_cpu_devices", count)
+    except RuntimeError:  # the backend already runs
+        pass
+    return len(jax.devices("cpu"))
 
 
 def available() -> list[str]:

@@ -35,7 +35,7 @@ class JaxTrainConfig:
     max_grad_norm: float = 0.5
     # opponent population (frozen snapshots of the learner, Elo-rated)
     population: int = 8  # capacity; the lowest-rated member is replaced when full
-    opponent_slots: int = 8  # opponents per update: game i plays the slot i mod opponent_slots
+    opponent_slots: int = 8  # opponents per update: the games split into this many equal runs (per device), one per slot
     pfsp_power: float = 2.0  # slot draws weighted by (1 - learner's expected score)^power
     elo_k: float = 16.0  # Elo step per update (on the mean result of the update's finished games)
     snapshot_threshold: float = 0.6  # learner's expected score vs the best member that earns a snapshot
@@ -44,6 +44,8 @@ class JaxTrainConfig:
     # draw or by the standing at the cut (the engine's scores); 0 = never cut
     max_game_decisions: int = 0
     truncation_scoring: str = "draw"
+    # data-parallel devices (on the CPU: one per core); the games split evenly over them
+    devices: int = 1
     # loop
     eval_every: int = 200_000  # learner steps between ladder evaluations (PettingZoo tournament)
     eval_games: int = 40  # games per ladder opponent
@@ -52,14 +54,15 @@ class JaxTrainConfig:
 
     def __post_init__(self) -> None:
         positive = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "population", "opponent_slots",
-                    "eval_every", "eval_games", "checkpoint_every", "snapshot_min_updates")
+                    "eval_every", "eval_games", "checkpoint_every", "snapshot_min_updates", "devices")
         for name in positive:
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
-        if self.num_envs % self.opponent_slots:
-            raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of opponent_slots ({self.opponent_slots})")
-        if (self.num_envs * self.num_steps) % self.num_minibatches:
-            raise ValueError("num_envs * num_steps must be a multiple of num_minibatches")
+        if self.num_envs % (self.opponent_slots * self.devices):
+            raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of opponent_slots × devices "
+                             f"({self.opponent_slots} × {self.devices})")
+        if (self.num_envs // self.devices * self.num_steps) % self.num_minibatches:
+            raise ValueError("num_envs / devices * num_steps must be a multiple of num_minibatches")
         if self.activation not in ("tanh", "relu"):
             raise ValueError(f"activation must be tanh or relu, got {self.activation!r}")
         if self.truncation_scoring not in TRUNCATION_SCORING:

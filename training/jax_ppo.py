@@ -27,6 +27,19 @@ one at once. Games may be cut after ``max_game_decisions`` decisions (all seats 
 the engine truncates them; a cut game is scored as a draw (0) or by the standing at the cut
 (``truncation_scoring="standing"``: the rank reward of the engine's ``scores``).
 
+Devices
+-------
+With ``devices`` > 1 (settings; on the CPU one device per core, :func:`meadowzoo.jax.use_cpu_devices`)
+the update runs data-parallel (``jax.pmap``): each device plays its share of the ``num_envs`` games
+(every opponent slot on each device) and computes gradients on its share; the gradients are averaged
+over the devices, so the network, the optimizer and the population stay identical everywhere
+(the population is rated on every device from all games' results). ``setup`` and ``update``
+then work on the *device form* of the runner (every leaf with a leading device axis);
+:meth:`SelfPlayPPO.gathered` gives the ordinary runner (checkpoints, export) and
+:meth:`SelfPlayPPO.scattered` turns one back. The draws differ from a one-device run of the same
+seed (each device folds its index into the rollout and minibatch keys); a run stays reproducible
+for the same seed and device count.
+
 Metrics (per update, host side): the learner's mean final reward and win share over the games that
 finished in the rollout, their count, the PPO losses, entropy, approximate KL, the learner's and
 the best member's Elo, the population size and whether a snapshot was taken.
@@ -38,6 +51,7 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import optax
 from flax import struct
 
@@ -66,10 +80,19 @@ def _select(mask: jax.Array, new, old):
     return jax.tree_util.tree_map(pick, new, old)
 
 
+#: the pmap axis of a data-parallel update
+AXIS = "devices"
+#: the runner's fields, and those split over the devices (the rest is copied to each)
+_FIELDS = ("params", "opt_state", "games", "seat", "decisions", "population", "key", "updates")
+_SPLIT = ("games", "seat", "decisions")
+
+
 class SelfPlayPPO:
     def __init__(self, env, config: JaxTrainConfig) -> None:
         self.env, self.config = env, config
         self.players = int(env.num_players)
+        self.devices = config.devices
+        self.local_envs = config.num_envs // config.devices  # games per device (the config checks it divides)
         self.network = ActorCritic(int(env.observation_shape[0]), int(env.num_actions), config.hidden,
                                    config.activation)
         self.optimizer = optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
@@ -77,29 +100,69 @@ class SelfPlayPPO:
         self._init = jax.vmap(env.init)
         self._step = jax.vmap(env.step)
         self._scores = jax.vmap(env.scores)
-        self.setup = jax.jit(self._setup)
-        self.update = jax.jit(self._update)
+        self._setup_jit = jax.jit(self._setup)
+        if self.devices == 1:
+            self.update = jax.jit(self._update)
+        else:
+            if jax.local_device_count() < self.devices:
+                raise ValueError(
+                    f"devices={self.devices} but JAX has {jax.local_device_count()}: on the CPU call "
+                    f"meadowzoo.jax.use_cpu_devices({self.devices}) before JAX's first operation "
+                    "(the command line's --devices does it)")
+            used = jax.local_devices()[:self.devices]
+            self.update = jax.pmap(partial(self._update, axis=AXIS), axis_name=AXIS, devices=used)
+            # places a device-form runner as the update's outputs are placed: a runner placed any
+            # other way would make the update compile a second time for it
+            self._place = jax.pmap(lambda tree: tree, axis_name=AXIS, devices=used)
+
+    def setup(self, seed) -> Runner:
+        """The training state of ``seed`` (the device form when ``devices`` > 1)."""
+        return self.scattered(self._setup_jit(seed))
+
+    def gathered(self, runner: Runner) -> Runner:
+        """The ordinary runner of a device-form one (games side by side again, one copy of the
+        rest; numpy leaves on the host)."""
+        if self.devices == 1:
+            return runner
+        host = jax.device_get(runner)
+        return host.replace(**{
+            name: jax.tree_util.tree_map(
+                (lambda x: x.reshape((-1,) + x.shape[2:])) if name in _SPLIT else (lambda x: x[0]), getattr(host, name))
+            for name in _FIELDS})
+
+    def scattered(self, runner: Runner) -> Runner:
+        """The device form of an ordinary runner: each device's share of the games, a copy of the rest."""
+        if self.devices == 1:
+            return runner
+        d = self.devices
+        host = jax.device_get(runner)
+        return self._place(host.replace(**{
+            name: jax.tree_util.tree_map(
+                (lambda x: x.reshape((d, -1) + x.shape[1:])) if name in _SPLIT
+                else (lambda x: np.broadcast_to(x, (d,) + np.shape(x))), getattr(host, name))
+            for name in _FIELDS}))
 
     # ---- games ----------------------------------------------------------------------------------
-    def _new_games(self, key: jax.Array):
+    def _new_games(self, key: jax.Array, count: int | None = None):
+        count = self.local_envs if count is None else count
         k_games, k_seat = jax.random.split(key)
-        games = self._init(jax.random.split(k_games, self.config.num_envs))
-        seat = jax.random.randint(k_seat, (self.config.num_envs,), 0, self.players, dtype=jnp.int32)
+        games = self._init(jax.random.split(k_games, count))
+        seat = jax.random.randint(k_seat, (count,), 0, self.players, dtype=jnp.int32)
         return games, seat
 
     def _opponent_actions(self, slot_params: dict, games, key: jax.Array) -> jax.Array:
         slots = self.config.opponent_slots
-        per_slot = self.config.num_envs // slots
+        per_slot = self.local_envs // slots
         observation = games.observation.reshape((slots, per_slot) + games.observation.shape[1:])
         mask = games.legal_action_mask.reshape((slots, per_slot, -1))
         logits = jax.vmap(self.network.logits)(slot_params, observation, mask)
-        return jax.random.categorical(key, logits.reshape(self.config.num_envs, -1))
+        return jax.random.categorical(key, logits.reshape(self.local_envs, -1))
 
     def _advance(self, games, seat, decisions, slot_params, learner_action, learner_moves, key):
         """Play the learner's action (where ``learner_moves``), then opponents until every game is
         at the learner's turn, replacing finished games. Returns the new games, seats, decision
         counts, the learner's reward and whether its game ended."""
-        cfg, n = self.config, self.config.num_envs
+        cfg, n = self.config, self.local_envs
         rows = jnp.arange(n)
 
         def waiting(carry):
@@ -143,7 +206,7 @@ class SelfPlayPPO:
         key = jax.random.PRNGKey(seed)
         key, k_net, k_games = jax.random.split(key, 3)
         params = self.network.init(k_net)
-        games, seat = self._new_games(k_games)
+        games, seat = self._new_games(k_games, self.config.num_envs)
         # where an opponent moves first, the first update's first learner step lets it (see _update)
         return Runner(params=params, opt_state=self.optimizer.init(params), games=games, seat=seat,
                       decisions=jnp.zeros(self.config.num_envs, jnp.int32),
@@ -151,9 +214,13 @@ class SelfPlayPPO:
                       updates=jnp.int32(0))
 
     # ---- one update ---------------------------------------------------------------------------------
-    def _update(self, runner: Runner) -> tuple[Runner, dict]:
+    def _update(self, runner: Runner, axis: str | None = None) -> tuple[Runner, dict]:
+        """One update; under ``pmap`` (``axis``) on one device's share of the games."""
         cfg, net = self.config, self.network
         key, k_slots, k_rollout, k_epochs = jax.random.split(runner.key, 4)
+        if axis is not None:  # other games and minibatches on each device; the same slots everywhere
+            k_rollout = jax.random.fold_in(k_rollout, jax.lax.axis_index(axis))
+            k_epochs = jax.random.fold_in(k_epochs, jax.lax.axis_index(axis))
         members = jax_population.draw_slots(runner.population, k_slots, cfg.opponent_slots, cfg.pfsp_power)
         slot_params = jax_population.member_params(runner.population, members)
         params = runner.params
@@ -182,9 +249,15 @@ class SelfPlayPPO:
 
         flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]),
                                       (observation, mask, action, log_prob, value, advantages, targets, valid))
-        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs)
+        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis)
 
-        game_member = jnp.broadcast_to(jnp.repeat(members, cfg.num_envs // cfg.opponent_slots), reward.shape)
+        game_member = jnp.repeat(members, self.local_envs // cfg.opponent_slots)
+        if axis is not None:  # rate (and report) on every device from every game: the same population everywhere
+            reward = jax.lax.all_gather(reward, axis, axis=1, tiled=True)
+            done = jax.lax.all_gather(done, axis, axis=1, tiled=True)
+            game_member = jnp.tile(game_member, self.devices)
+            losses = jax.lax.pmean(losses, axis)
+        game_member = jnp.broadcast_to(game_member, reward.shape)
         population = jax_population.rate(runner.population, game_member, reward, done, cfg.elo_k)
         population, promoted = jax_population.promote(population, params["actor"], cfg.snapshot_threshold,
                                                       cfg.snapshot_min_updates)
@@ -204,14 +277,16 @@ class SelfPlayPPO:
                         population=population, key=key, updates=runner.updates + 1)
         return runner, metrics
 
-    def _epochs(self, params, opt_state, flat, key):
+    def _epochs(self, params, opt_state, flat, key, axis: str | None = None):
         cfg = self.config
-        size = cfg.num_envs * cfg.num_steps
+        size = self.local_envs * cfg.num_steps
         per_batch = size // cfg.num_minibatches
 
         def minibatch(state, batch):
             params, opt_state = state
             grads, losses = jax.grad(self._loss, has_aux=True)(params, batch)
+            if axis is not None:  # one step of the mean gradient: the same network on every device
+                grads = jax.lax.pmean(grads, axis)
             updates, opt_state = self.optimizer.update(grads, opt_state, params)
             return (optax.apply_updates(params, updates), opt_state), losses
 

@@ -45,7 +45,7 @@ DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
              "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
-             "eval_every", "eval_games", "ladder", "checkpoint_every")
+             "eval_every", "eval_games", "ladder", "checkpoint_every", "devices")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
 RUN_KEYS = ("game", "players", "seed", "config")
@@ -79,7 +79,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
     parser.add_argument("--checkpoint-every", type=positive_int, help="learner steps between checkpoints")
+    parser.add_argument("--devices", type=positive_int,
+                        help="data-parallel devices (on the CPU: one per core, e.g. 2; default 1); part of the run's settings")
     args = parser.parse_args(argv)
+    if args.devices and args.devices > 1:  # before JAX's first operation (making the engine below runs one)
+        import meadowzoo.jax
+
+        have = meadowzoo.jax.use_cpu_devices(args.devices)
+        import jax
+
+        if jax.local_device_count() < args.devices:
+            parser.error(f"argument --devices: JAX has {have} CPU device(s), not {args.devices} (it started before the flag was read)")
     args.env_options = check_game_arguments(parser, args)
     if args.ladder:
         check_agents(parser, "--ladder", args.ladder.split(","), args.game)
@@ -106,14 +116,14 @@ def build(args: argparse.Namespace):
     return config, env, SelfPlayPPO(env, config)
 
 
-def export(path: Path, runner, args, config, steps: int) -> Path:
+def export(path: Path, trainer, runner, args, config, steps: int) -> Path:
     """Write the learner's network as a portable policy file."""
     import jax
 
     from meadowzoo.agents.mlp_policy import save_mlp_policy
     from meadowzoo.training.jax_network import export_arrays
 
-    return save_mlp_policy(path, export_arrays(jax.device_get(runner.params)), args.game,
+    return save_mlp_policy(path, export_arrays(jax.device_get(trainer.gathered(runner).params)), args.game,
                            {"num_players": args.players, **args.env_options}, list(config.hidden), config.activation,
                            note=f"train_jax seed {args.seed}, {steps} learner steps")
 
@@ -156,7 +166,7 @@ def main(argv=None) -> dict:
         if differing:
             raise ValueError(f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
                              "use the same settings to resume, --fresh to start over, or another --out")
-        runner = jax_checkpoints.restore(runner, leaves)
+        runner = trainer.scattered(jax_checkpoints.restore(trainer.gathered(runner), leaves))
         steps, state = meta["timesteps"], meta["state"]
         state["argv"].append(argv if argv is not None else sys.argv[1:])
         # An evaluation made only because the previous invocation stopped at its own, smaller target is
@@ -188,7 +198,7 @@ def main(argv=None) -> dict:
                 state["unscheduled_evaluation"] = steps
             row = {"timesteps": steps, "wall_seconds": state["wall_seconds"],
                    "learner_elo": round(metrics["learner_elo"], 1), "snapshots": int(metrics["snapshots"])}
-            policy = export(out / "current.npz", runner, args, config, steps)
+            policy = export(out / "current.npz", trainer, runner, args, config, steps)
             for opponent, (score, _) in ladder_scores(args, policy, config.ladder, config.eval_games,
                                                       seed=10_000 + steps % 9973).items():
                 row[f"score_vs_{opponent}"] = round(score, 4)
@@ -199,11 +209,11 @@ def main(argv=None) -> dict:
             if not args.quiet:
                 bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
         if crossed(steps, per_update, config.checkpoint_every) or steps >= target:
-            jax_checkpoints.save(runner, out, steps, {"run": run, "updates": steps // per_update, "state": state})
+            jax_checkpoints.save(trainer.gathered(runner), out, steps, {"run": run, "updates": steps // per_update, "state": state})
     bar.close()
     if writer is not None:
         writer.close()
-    policy = export(out / "policy.npz", runner, args, config, steps)
+    policy = export(out / "policy.npz", trainer, runner, args, config, steps)
     final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
              "last_metrics": metrics, "evaluations": state["evaluations"], "argv": state["argv"]}
     atomic_write_json(out / "final.json", final)
