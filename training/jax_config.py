@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-TRUNCATION_SCORING = ("draw", "standing")
+from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-exported for the command line)
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class JaxTrainConfig:
     snapshot_threshold: float = 0.6  # learner's expected score vs the best member that earns a snapshot
     snapshot_min_updates: int = 10  # updates between snapshots at least
     # games that may not end: cut after max_game_decisions decisions (all seats), scored as a
-    # draw or by the standing at the cut (the engine's scores); 0 = never cut
+    # draw or by the standing at the cut (the engine's standing_rewards, as the PettingZoo env's); 0 = never cut
     max_game_decisions: int = 0
     truncation_scoring: str = "draw"
     # data-parallel devices (on the CPU: one per core); the games split evenly over them

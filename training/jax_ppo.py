@@ -25,7 +25,8 @@ opponent's — gives the learner its own final reward (``state.rewards[seat]``: 
 −1 last) on that learner step, which is then terminal for GAE; the game is replaced by a fresh
 one at once. Games may be cut after ``max_game_decisions`` decisions (all seats counted) or when
 the engine truncates them; a cut game is scored as a draw (0) or by the standing at the cut
-(``truncation_scoring="standing"``: the rank reward of the engine's ``scores``).
+(``truncation_scoring="standing"``: the engine's ``standing_rewards``, the PettingZoo env's
+standing at a cut).
 
 Devices
 -------
@@ -55,7 +56,6 @@ import numpy as np
 import optax
 from flax import struct
 
-from meadowzoo.envs.core.jax_core import rank_rewards
 from meadowzoo.training import jax_population
 from meadowzoo.training.jax_config import JaxTrainConfig
 from meadowzoo.training.jax_network import ActorCritic
@@ -99,7 +99,7 @@ class SelfPlayPPO:
                                      optax.adam(config.learning_rate, eps=1e-5))
         self._init = jax.vmap(env.init)
         self._step = jax.vmap(env.step)
-        self._scores = jax.vmap(env.scores)
+        self._standing = jax.vmap(env.standing_rewards)
         self._setup_jit = jax.jit(self._setup)
         if self.devices == 1:
             self.update = jax.jit(self._update)
@@ -180,7 +180,7 @@ class SelfPlayPPO:
             if cfg.max_game_decisions:
                 cut = cut | ((decisions >= cfg.max_game_decisions) & ~stepped.terminated)
             if cfg.truncation_scoring == "standing":
-                cut_reward = rank_rewards(self._scores(stepped))[rows, seat]
+                cut_reward = self._standing(stepped)[rows, seat]
             else:
                 cut_reward = jnp.zeros(n, jnp.float32)
             gained = jnp.where(cut, cut_reward, stepped.rewards[rows, seat])

@@ -272,6 +272,13 @@ class MeadowJaxEnv(pgx.core.Env):
         scores (teams sharing a place) override it."""
         return places(self.scores(state))
 
+    def standing_rewards(self, state) -> jax.Array:
+        """Rank rewards (float32, ``(num_players,)``) of the standing now, as the PettingZoo env's
+        ``truncation_scoring="standing"`` gives at a cut (:func:`meadowzoo.envs.core.standing.standing_rewards`):
+        by default the rank rewards of :meth:`final_places` as if the game ended now. Games whose
+        standing is not their final ranking (a race) or that have teams override it."""
+        return rank_rewards(-self.final_places(state))
+
     def feed_chance(self, game, key: jax.Array) -> None:  # pragma: no cover - abstract
         """Make the reference ``game`` draw the chance outcomes ``step(..., key)`` draws."""
         raise NotImplementedError
