@@ -27,6 +27,7 @@ class JaxTrainConfig:
     update_epochs: int = 2
     num_minibatches: int = 4
     learning_rate: float = 3e-4
+    anneal_timesteps: int = 0  # the learning rate falls linearly to 0 over this many learner steps (0: constant)
     gamma: float = 0.995  # rewards come only at the end of a game
     gae_lambda: float = 0.95
     clip_eps: float = 0.2
@@ -67,6 +68,8 @@ class JaxTrainConfig:
             raise ValueError(f"activation must be tanh or relu, got {self.activation!r}")
         if self.truncation_scoring not in TRUNCATION_SCORING:
             raise ValueError(f"truncation_scoring must be one of {TRUNCATION_SCORING}, got {self.truncation_scoring!r}")
+        if not isinstance(self.anneal_timesteps, int) or self.anneal_timesteps < 0:
+            raise ValueError(f"anneal_timesteps must be an integer >= 0 (0: constant learning rate), got {self.anneal_timesteps!r}")
         if self.max_game_decisions < 0:
             raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
         if not 0.5 <= self.snapshot_threshold <= 1.0:

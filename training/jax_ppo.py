@@ -96,7 +96,7 @@ class SelfPlayPPO:
         self.network = ActorCritic(int(env.observation_shape[0]), int(env.num_actions), config.hidden,
                                    config.activation)
         self.optimizer = optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
-                                     optax.adam(config.learning_rate, eps=1e-5))
+                                     optax.adam(self._learning_rate(), eps=1e-5))
         self._init = jax.vmap(env.init)
         self._step = jax.vmap(env.step)
         self._standing = jax.vmap(env.standing_rewards)
@@ -114,6 +114,16 @@ class SelfPlayPPO:
             # places a device-form runner as the update's outputs are placed: a runner placed any
             # other way would make the update compile a second time for it
             self._place = jax.pmap(lambda tree: tree, axis_name=AXIS, devices=used)
+
+    def _learning_rate(self):
+        """The constant learning rate, or with ``anneal_timesteps`` a linear fall to 0 over the
+        optimizer steps of that many learner steps (late, small steps keep a self-play policy from
+        drifting away from what it learnt)."""
+        cfg = self.config
+        if not cfg.anneal_timesteps:
+            return cfg.learning_rate
+        updates = -(-cfg.anneal_timesteps // cfg.steps_per_update)
+        return optax.linear_schedule(cfg.learning_rate, 0.0, updates * cfg.update_epochs * cfg.num_minibatches)
 
     def setup(self, seed) -> Runner:
         """The training state of ``seed`` (the device form when ``devices`` > 1)."""

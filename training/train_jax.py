@@ -65,6 +65,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--update-epochs", type=positive_int, help="PPO epochs per update (config default)")
     parser.add_argument("--num-minibatches", type=positive_int, help="PPO minibatches per epoch (config default)")
     parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
+    parser.add_argument("--anneal-lr", action="store_true",
+                        help="let the learning rate fall linearly to 0 over --timesteps (part of the run's settings)")
     parser.add_argument("--ent-coef", type=non_negative_float, help="PPO entropy bonus (config default)")
     parser.add_argument("--gamma", type=positive_float, help="discount (config default)")
     parser.add_argument("--population", type=positive_int, help="capacity of the snapshot population")
@@ -111,7 +113,10 @@ def build(args: argparse.Namespace):
     import meadowzoo.jax
     from meadowzoo.training.jax_ppo import SelfPlayPPO
 
-    config = jax_config_for(args.game, **{name: getattr(args, name) for name in OVERRIDES})
+    overrides = {name: getattr(args, name) for name in OVERRIDES}
+    if getattr(args, "anneal_lr", False):
+        overrides["anneal_timesteps"] = args.timesteps
+    config = jax_config_for(args.game, **overrides)
     env = meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
     return config, env, SelfPlayPPO(env, config)
 

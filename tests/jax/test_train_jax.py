@@ -198,3 +198,19 @@ def test_command_line_run_resumes_exactly(tmp_path):
     assert strip == [{k: v for k, v in row.items() if k != "wall_seconds"} for row in resumed["evaluations"]]
     with pytest.raises(ValueError, match="other settings"):
         train_jax.main(CLI[:-1] + ["4", "--timesteps", "768", "--out", str(tmp_path / "parts")])
+
+
+def test_annealed_learning_rate_reaches_zero_at_its_horizon():
+    """--anneal-lr: the learning rate falls linearly to 0 over anneal_timesteps, so an update past
+    the horizon leaves the network as it was, while the updates before it changed it."""
+    tiny = dict(num_envs=8, num_steps=4, num_minibatches=1, opponent_slots=1, population=2)
+    config = jax_config_for("volle_wolle", **tiny, anneal_timesteps=2 * 8 * 4)
+    trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2), config)
+    runners = [trainer.setup(0)]
+    for _ in range(3):
+        runners.append(trainer.update(runners[-1])[0])
+    changed = [any(not np.array_equal(a, b) for a, b in zip(leaves(x.params), leaves(y.params)))
+               for x, y in zip(runners, runners[1:])]
+    assert changed == [True, True, False]
+    with pytest.raises(ValueError, match="anneal_timesteps"):
+        jax_config_for("volle_wolle", anneal_timesteps=-1)
