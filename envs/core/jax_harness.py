@@ -12,9 +12,13 @@ decision it compares
 * every player's observation (``observe_all`` vs ``raw_env.observe(player)["observation"]``),
 * the whole game state (the JAX state converted by ``to_game_dict`` vs the reference game's
   ``to_dict()``, both without the generator),
+* while the game runs, the standing (``standing_rewards``, what a cut game scores with
+  ``truncation_scoring="standing"`` and what the JAX trainer gives a cut game) vs
+  :func:`meadowzoo.envs.core.standing.standing_rewards` of the reference game,
 
 and at the end the scores (the reference game's ``scores()`` unless it is None), places (the
-engine's ``final_places``) and rewards; after a truncation, the zero rewards.
+engine's ``final_places``) and rewards; after a truncation, the rewards of the engine's
+``truncation_scoring`` (zero for a draw).
 The first difference raises :class:`Mismatch` naming the game, the decision and the field.
 
 :func:`check_hidden_information` takes states along such games and, for each observer, lets the
@@ -35,6 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from meadowzoo.envs.core.jax_core import MeadowJaxEnv, unbatch
+from meadowzoo.envs.core.standing import standing_rewards
 
 
 class Mismatch(AssertionError):
@@ -55,12 +60,14 @@ class Figures:
 @dataclass(frozen=True)
 class Compiled:
     """An engine's jitted functions (unbatched): ``init(key)`` and ``step(state, action, key)``
-    each return the state and every player's observation (one program, one call per decision);
+    each return the state and every player's observation (one program, one call per decision),
+    ``standing(state)`` the engine's ``standing_rewards``;
     ``batched_init(keys)`` and ``batched_step(states, actions, keys)`` are ``jit(vmap(...))`` of
     the engine's own ``init`` and ``step`` (:func:`check_batched`; tests share them)."""
 
     init: object
     step: object
+    standing: object
     batched_init: object
     batched_step: object
 
@@ -82,6 +89,7 @@ def compiled(env: MeadowJaxEnv) -> Compiled:
             return state, env.observe_all(state)
 
         entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step),
+                                                    standing=jax.jit(env.standing_rewards),
                                                     batched_init=jax.jit(jax.vmap(env.init)),
                                                     batched_step=jax.jit(jax.vmap(env.step))))
     return entry[1]
@@ -113,8 +121,10 @@ def _first_difference(a, b, path: str = "") -> str | None:
     return None if a == b and type(a) is type(b) else f"{path}: {a!r} (jax) vs {b!r} (reference)"
 
 
-def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, where: str) -> int:
-    """Compare one unbatched (host) state and its observations with the reference env."""
+def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, where: str,
+                      standing: np.ndarray | None = None) -> int:
+    """Compare one unbatched (host) state, its observations and (while the game runs) its
+    standing rewards with the reference env."""
     game = ref.game
     over = bool(state.terminated)
     if over != bool(game.is_over):
@@ -133,6 +143,11 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
         if not np.array_equal(np.asarray(state.legal_action_mask, dtype=np.int8), mask):
             raise Mismatch(f"{where}: legal mask {np.flatnonzero(state.legal_action_mask).tolist()} (jax) vs "
                            f"{np.flatnonzero(mask).tolist()} (reference)")
+    if not over and standing is not None:
+        expected_standing = standing_rewards(game)
+        if not np.allclose(standing, expected_standing, atol=1e-6):
+            raise Mismatch(f"{where}: standing rewards {np.asarray(standing).tolist()} (jax) vs "
+                           f"{list(expected_standing)} (reference)")
     for seat, agent in enumerate(agents):
         expected = ref.observe(agent)["observation"]
         got = observations[seat]
@@ -147,8 +162,8 @@ def _compare_decision(env: MeadowJaxEnv, state, observations: np.ndarray, ref, w
 def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
     game = ref.game
     rewards = [ref.rewards[a] for a in ref.possible_agents]
-    if bool(state.truncated):  # a max_turns truncation: no places, reward 0 for everybody
-        if np.any(np.asarray(state.rewards)) or any(rewards):
+    if bool(state.truncated):  # a max_turns truncation: no places; 0 for a draw, else the standing's rewards
+        if not np.allclose(np.asarray(state.rewards), rewards, atol=1e-6):
             raise Mismatch(f"{where}: truncation rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
         return
     scores = np.asarray(env.scores(state)).tolist()
@@ -191,7 +206,8 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None
         ref.restore(env.to_snapshot(state))
         for decision in range(_MAX_DECISIONS):
             where = f"game {game_index} (seed {seed}), decision {decision}"
-            figures.observations += _compare_decision(env, state, np.asarray(observations), ref, where)
+            standing = np.asarray(functions.standing(state))
+            figures.observations += _compare_decision(env, state, np.asarray(observations), ref, where, standing)
             figures.decisions += 1
             if on_state is not None:
                 on_state(state, ref)

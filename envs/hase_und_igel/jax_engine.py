@@ -928,6 +928,15 @@ class HaseUndIgelJax(MeadowJaxEnv):
         winning side and 1 for everybody else."""
         return state.final_places
 
+    def standing_rewards(self, state: State) -> jax.Array:
+        """The standing of a race cut short (:func:`meadowzoo.envs.hase_und_igel.standing.race_places`):
+        players ranked by the sum of their runners' race positions (HUI-15), ties sharing, then
+        rank rewards with teams."""
+        racing = jnp.stack([self._race_position(state, jnp.int32(r)) for r in range(self.r)])
+        keys = racing.reshape(self.n, self.rpp).sum(axis=1)
+        places = jnp.sum(keys[None, :] < keys[:, None], axis=1)
+        return self._rank_rewards(places).astype(jnp.float32)
+
     def feed_chance(self, game: rules.HaseUndIgelGame, key: jax.Array) -> None:
         """Let the reference ``game`` reshuffle as ``step(..., key)`` does (see Chance)."""
         if self.reshuffle:
