@@ -24,6 +24,18 @@ def _policy(game: str, parameter: str | None, seed: int | None) -> Agent:
     return PolicyAgent.from_file(resolve_agent_file(parameter), game=game, seed=seed)
 
 
+def _sampled(game: str, parameter: str | None, seed: int | None) -> Agent:
+    """A policy file played as trained: each action drawn from the policy's masked probabilities
+    (seeded), not the most probable one. Self-play policies may rely on mixing their moves."""
+    from meadowzoo.agents.policy import PolicyAgent
+
+    if not parameter:
+        raise ValueError("sampled needs a file: sampled:path/to/policy.npz")
+    agent = PolicyAgent.from_file(resolve_agent_file(parameter), game=game, seed=seed, deterministic=False)
+    agent.name = f"sampled:{agent.name.partition(':')[2]}"
+    return agent
+
+
 def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
     from meadowzoo.agents.mcts import parse_spec
 
@@ -40,6 +52,7 @@ def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "random": lambda game, parameter, seed: RandomAgent(seed),
     "policy": _policy,
+    "sampled": _sampled,
     "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
     "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
     "mcts": _mcts,

@@ -51,6 +51,9 @@ class JaxTrainConfig:
     eval_every: int = 200_000  # learner steps between ladder evaluations (PettingZoo tournament)
     eval_games: int = 40  # games per ladder opponent
     ladder: str = "random,greedy"
+    # how the evaluation plays the network: "sampled" (its actions drawn from its probabilities, as
+    # it plays in training) or "policy" (its most probable action)
+    eval_as: str = "sampled"
     checkpoint_every: int = 200_000  # learner steps between checkpoints
 
     def __post_init__(self) -> None:
@@ -64,6 +67,8 @@ class JaxTrainConfig:
                              f"({self.opponent_slots} × {self.devices})")
         if (self.num_envs // self.devices * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs / devices * num_steps must be a multiple of num_minibatches")
+        if self.eval_as not in ("sampled", "policy"):
+            raise ValueError(f"eval_as must be 'sampled' or 'policy', got {self.eval_as!r}")
         if self.activation not in ("tanh", "relu"):
             raise ValueError(f"activation must be tanh or relu, got {self.activation!r}")
         if self.truncation_scoring not in TRUNCATION_SCORING:

@@ -130,12 +130,14 @@ def make_callbacks(args, config, out: Path, state: dict, settings: dict):
     return Loop()
 
 
-def ladder_scores(args, policy_path: Path, ladder: str, games: int, seed: int) -> dict[str, tuple[float, list]]:
+def ladder_scores(args, policy_path: Path, ladder: str, games: int, seed: int,
+                  play_as: str = "policy") -> dict[str, tuple[float, list]]:
     """Seat-balanced games of the policy against each ladder agent (every other seat): the
-    policy's share of placings ahead of that agent (ties ½) with its 95% interval."""
+    policy's share of placings ahead of that agent (ties ½) with its 95% interval. ``play_as``
+    ``"policy"`` plays its most probable action, ``"sampled"`` draws from its probabilities."""
     from meadowzoo.training.evaluate import evaluate
 
-    hero = f"policy:{policy_path}"
+    hero = f"{play_as}:{policy_path}"
     scores = {}
     for opponent in ladder.split(","):
         result = evaluate(args.game, args.players, [hero] + [opponent] * (args.players - 1), games, seed=seed,

@@ -12,8 +12,10 @@ only frozen snapshots of itself. What it does:
    games, the learner at a random seat, opponents from the Elo-rated population of its snapshots,
    GAE, PPO) with a progress bar and TensorBoard logs (``<out>/tb``; one point per update).
 3. Every ``eval_every`` learner steps exports the network (``<out>/current.npz``, the portable
-   numpy format of :mod:`meadowzoo.agents.mlp_policy`) and plays it as a ``policy:`` agent against
-   each ``--ladder`` agent in seat-balanced PettingZoo games (:mod:`meadowzoo.training.evaluate`);
+   numpy format of :mod:`meadowzoo.agents.mlp_policy`) and plays it against each ``--ladder``
+   agent in seat-balanced PettingZoo games (:mod:`meadowzoo.training.evaluate`), as a ``sampled:``
+   agent (actions drawn from its probabilities, as it plays in training; ``--eval-as policy``: its
+   most probable action);
    the scores go to TensorBoard and ``<out>/evaluations.csv``.
 4. Every ``checkpoint_every`` learner steps (and at the end) writes a checkpoint
    (:mod:`meadowzoo.training.jax_checkpoints`: arrays and JSON, no pickle); started again with the
@@ -45,11 +47,11 @@ DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
              "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
-             "eval_every", "eval_games", "ladder", "checkpoint_every", "devices")
+             "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
 RUN_KEYS = ("game", "players", "seed", "config")
-LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every")
+LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every", "eval_as")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -80,6 +82,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
+    parser.add_argument("--eval-as", choices=("sampled", "policy"),
+                        help="the evaluation draws the network's actions (sampled, default) or plays its most probable (policy)")
     parser.add_argument("--checkpoint-every", type=positive_int, help="learner steps between checkpoints")
     parser.add_argument("--devices", type=positive_int,
                         help="data-parallel devices (on the CPU: one per core, e.g. 2; default 1); part of the run's settings")
@@ -205,7 +209,7 @@ def main(argv=None) -> dict:
                    "learner_elo": round(metrics["learner_elo"], 1), "snapshots": int(metrics["snapshots"])}
             policy = export(out / "current.npz", trainer, runner, args, config, steps)
             for opponent, (score, _) in ladder_scores(args, policy, config.ladder, config.eval_games,
-                                                      seed=10_000 + steps % 9973).items():
+                                                      seed=10_000 + steps % 9973, play_as=config.eval_as).items():
                 row[f"score_vs_{opponent}"] = round(score, 4)
                 if writer is not None:
                     writer.add_scalar(f"ladder/score_vs_{opponent}", score, steps)

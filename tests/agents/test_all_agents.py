@@ -6,8 +6,8 @@ from meadowzoo.agents import agent_names, make_agent
 from tests.agents.helpers import GAMES, new_env, play
 
 #: small budgets so the whole matrix stays quick; ``human`` and the Haste Bock?-only ``lookahead``
-#: have their own tests; ``policy`` gets an untrained network written for the test (trained ones
-#: are checked in tests/training)
+#: have their own tests; ``policy`` and ``sampled`` get an untrained network written for the test
+#: (trained ones are checked in tests/training)
 SPECS = [{"mcts": "mcts:4:depth=8"}.get(name, name) for name in agent_names() if name not in ("human", "lookahead")]
 
 
@@ -27,7 +27,7 @@ def policy_files(tmp_path_factory):
 
 
 def resolve(spec: str, game: str, policy_files) -> str:
-    return f"policy:{policy_files[game]}" if spec == "policy" else spec
+    return f"{spec}:{policy_files[game]}" if spec in ("policy", "sampled") else spec
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -48,8 +48,25 @@ def test_legal_and_reproducible(game, spec, policy_files):
 @pytest.mark.parametrize("game", GAMES)
 def test_four_players_legal(game):
     env = new_env(game, players=4, seed=5, max_turns=12)
-    specs = [s for s in SPECS if s != "policy"][:4]  # the test policies are two-player networks
+    specs = [s for s in SPECS if s not in ("policy", "sampled")][:4]  # the test policies are two-player networks
     play(env, [make_agent(s, game, seed=i) for i, s in enumerate(specs)])
+
+
+def test_sampled_policy_draws_where_the_policy_plays_its_most_probable_action(policy_files):
+    """``sampled:`` plays the same network as ``policy:`` but draws each action from its
+    probabilities: over a game of an untrained (near-uniform) network the choices differ."""
+    game = "volle_wolle"
+    env = new_env(game, players=2, seed=3)
+    argmax, sampled = (make_agent(f"{kind}:{policy_files[game]}", game, seed=5) for kind in ("policy", "sampled"))
+    assert sampled.name.startswith("sampled:") and not sampled.deterministic and argmax.deterministic
+    differ = 0
+    for agent in env.agent_iter(60):
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        action = argmax.act(env, agent)
+        differ += sampled.act(env, agent) != action
+        env.step(action)
+    assert differ > 0
 
 
 def test_unknown_agent_named():
