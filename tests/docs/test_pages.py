@@ -87,3 +87,22 @@ def test_pictures_are_redrawn_at_the_committed_size(tmp_path):
         committed = ROOT / "docs" / "images" / path.name
         assert Image.open(path).size == Image.open(committed).size
         assert len(Image.open(path).getcolors(1 << 16) or range(1 << 16)) > 8  # a drawing, not a blank
+
+
+def test_jax_tables_are_written_between_their_markers(tmp_path):
+    from benchmarks import jax_tables
+
+    for page in (jax_tables.DOC, jax_tables.README):
+        text = page.read_text(encoding="utf-8")
+        assert "<!-- jax-speed:start -->" in text and "<!-- train-speed:start -->" in text
+    row = {"game": "volle_wolle", "players": 4, "steps": 1_400_000.0, "compile_s": 7.7, "raw_env": 70_000.0,
+           "x_raw_env": 20.0, "connect_four_steps": 2_800_000.0, "x_connect_four": 0.5, "load": "1.0 → 1.2"}
+    lines = jax_tables.engine_table([row], "python -m benchmarks.jax_tables")
+    assert "| Volle Wolle | 4 | 1,400,000 | 7.7 | 70,000 | **20.0** | 2,800,000 | **0.50** | 1.0 → 1.2 |" in lines
+    page = tmp_path / "page.md"
+    page.write_text("intro\n<!-- jax-speed:start -->\nold\n<!-- jax-speed:end -->\noutro\n")
+    jax_tables.replace_between(page, "jax-speed", lines)
+    text = page.read_text()
+    assert "old" not in text and "**20.0**" in text and text.endswith("<!-- jax-speed:end -->\noutro\n")
+    with pytest.raises(SystemExit, match="markers"):
+        jax_tables.replace_between(page, "train-speed", lines)

@@ -1,0 +1,137 @@
+"""Regenerate the JAX speed tables: engines (every game, 2 and 4 players, batch 1024) and the
+compiled trainer next to Stable-Baselines3 (every game, 2 players), written into ``docs/jax.md``
+and the README's summary (needs the ``jax`` and ``train`` extras).
+
+    python -m benchmarks.jax_tables                      # both tables (about 15 minutes on 2 cores)
+    python -m benchmarks.jax_tables --engines            # only the engines' table
+    python -m benchmarks.jax_tables --trainer --games volle_wolle
+
+Each engine row is one :mod:`benchmarks.jax_speed` run (``--batches 1024``: the engine, Pgx's
+connect four and ``raw_env`` measured in the same run, rounds interleaved, the best of each);
+each trainer row one :mod:`benchmarks.train_speed` run pinned to two cores. The machine is shared:
+read the ratios, which are measured under the same load; the load average is printed with them.
+Targets (issues #17–#19): at batch 1024 on two CPU cores ≥ 20× ``raw_env`` and ≥ 0.2× connect
+four; the trainer ≥ 20,000 learner steps/s and ≥ 50× the SB3 path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "jax.md"
+README = ROOT / "README.md"
+GAMES = ("volle_wolle", "haste_bock", "hase_und_igel")
+NAMES = {"volle_wolle": "Volle Wolle", "haste_bock": "Haste Bock?", "hase_und_igel": "Hase und Igel"}
+
+
+def replace_between(path: Path, marker: str, lines: list[str]) -> None:
+    """Replace the text between ``<!-- marker:start -->`` and ``<!-- marker:end -->`` of ``path``."""
+    text = path.read_text(encoding="utf-8")
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    if start not in text or end not in text:
+        raise SystemExit(f"{path} has no {start} … {end} markers")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(head + start + "\n" + "\n".join(lines) + "\n" + end + tail, encoding="utf-8")
+
+
+def load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def engine_rows(games, players, seconds: float, rounds: int) -> list[dict]:
+    from benchmarks import jax_speed
+
+    rows = []
+    for game in games:
+        for count in players:
+            before = load()
+            result = jax_speed.main(["--game", game, "--players", str(count), "--batches", "1024",
+                                     "--seconds", str(seconds), "--rounds", str(rounds)])
+            row = result["rows"][0]
+            rows.append({"game": game, "players": count, "raw_env": result["raw_env_steps"], "load": f"{before} → {load()}",
+                         **row})
+    return rows
+
+
+def engine_table(rows: list[dict], command: str) -> list[str]:
+    lines = [f"`{command}` on {os.cpu_count()} CPU cores, {time.strftime('%Y-%m-%d %H:%M')} "
+             "(batch 1024 split over one CPU device per core; each line one run, load average before → after):", "",
+             "| game | players | JAX steps/s | compile s | raw_env steps/s | × raw_env | connect four steps/s "
+             "| × connect four | load |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {NAMES[r['game']]} | {r['players']} | {r['steps']:,.0f} | {r['compile_s']:.1f} | "
+                     f"{r['raw_env']:,.0f} | **{r['x_raw_env']:.1f}** | {r['connect_four_steps']:,.0f} | "
+                     f"**{r['x_connect_four']:.2f}** | {r['load']} |")
+    return lines
+
+
+def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
+    from benchmarks import train_speed
+
+    rows = []
+    for game in games:
+        before = load()
+        result = train_speed.main(["--game", game, "--players", "2", "--cores", "2",
+                                   "--jax-updates", str(jax_updates), "--sb3-steps", str(sb3_steps)])
+        rows.append({"game": game, "load": f"{before} → {load()}", **result})
+    return rows
+
+
+def trainer_table(rows: list[dict], command: str) -> list[str]:
+    lines = [f"`{command}` pinned to 2 cores, {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
+             "run; load average before → after):", "",
+             "| game | compiled trainer learner steps/s | devices | SB3 learner steps/s | ratio | load |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        devices = r["jax"]["devices"].count("CpuDevice") or r["jax"]["devices"]
+        lines.append(f"| {NAMES[r['game']]} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | "
+                     f"{r['sb3']['steps_per_second']:,.0f} | **{r['ratio']:.1f}×** | {r['load']} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engines", action="store_true", help="only the engines' table")
+    parser.add_argument("--trainer", action="store_true", help="only the trainer's table")
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--jax-updates", type=int, default=6)
+    parser.add_argument("--sb3-steps", type=int, default=8192)
+    parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--no-write", action="store_true", help="print the tables, leave the docs as they are")
+    args = parser.parse_args(argv)
+    both = not args.engines and not args.trainer
+    command = "python -m benchmarks.jax_tables" + (" " + " ".join(argv) if argv else "")
+    out: dict = {}
+    if args.engines or both:
+        import meadowzoo.jax
+
+        meadowzoo.jax.use_cpu_devices(os.cpu_count() or 1)  # before anything starts JAX
+        out["engines"] = rows = engine_rows(args.games, args.players, args.seconds, args.rounds)
+        table = engine_table(rows, command)
+        print("\n".join(table))
+        if not args.no_write:
+            replace_between(DOC, "jax-speed", table)
+            replace_between(README, "jax-speed", table)
+    if args.trainer or both:
+        out["trainer"] = rows = trainer_rows(args.games, args.jax_updates, args.sb3_steps)
+        table = trainer_table(rows, command)
+        print("\n".join(table))
+        if not args.no_write:
+            replace_between(DOC, "train-speed", table)
+            replace_between(README, "train-speed", table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
