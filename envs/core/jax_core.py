@@ -79,6 +79,8 @@ import jax.numpy as jnp
 import numpy as np
 import pgx.core
 
+from meadowzoo.envs.core.standing import check_truncation_scoring
+
 
 #: bits of one chance uniform: small enough that ``u·m`` stays exact in int32 (m < 128) and in
 #: float64 on the reference side
@@ -242,7 +244,13 @@ class MeadowJaxEnv(pgx.core.Env):
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        self.options = self._check_options(dict(options))
+        options = dict(options)
+        #: how a ``max_turns`` cut is scored, as the PettingZoo env's option: "draw" (0 for
+        #: everybody) or "standing" (:meth:`standing_rewards` in the cutting step); see :meth:`step`
+        self.truncation_scoring = check_truncation_scoring(options.pop("truncation_scoring", "draw"))
+        self.options = self._check_options(options)
+        if self.truncation_scoring != "draw":  # the reference env gets it too; the default stays implicit
+            self.options["truncation_scoring"] = self.truncation_scoring
 
     # ---- hooks ------------------------------------------------------------------------------------
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:  # pragma: no cover - abstract
@@ -286,10 +294,16 @@ class MeadowJaxEnv(pgx.core.Env):
     # ---- Pgx interface ----------------------------------------------------------------------------
     def step(self, state, action, key=None):
         """As ``pgx.Env.step``; ``key`` is required (it carries the step's chance, as in Pgx's
-        stochastic games). An illegal action ends the game with −1 for the mover (Pgx's rule)."""
+        stochastic games). An illegal action ends the game with −1 for the mover (Pgx's rule).
+        With ``truncation_scoring="standing"`` the step that reaches ``max_turns`` gives every
+        player :meth:`standing_rewards`, as the PettingZoo env does; with "draw", zero."""
         if key is None:
             raise ValueError(f"{type(self).__name__}.step needs a key: step(state, action, key) (the dice come from it)")
-        return super().step(state, action, key)
+        stepped = super().step(state, action, key)
+        if self.truncation_scoring == "standing":  # the step that cuts the game pays the standing
+            cut = stepped.truncated & ~stepped.terminated & ~(state.terminated | state.truncated)
+            stepped = stepped.replace(rewards=jnp.where(cut, self.standing_rewards(stepped), stepped.rewards))
+        return stepped
 
     def observe_player(self, state, player) -> jax.Array:
         """Observation of ``player`` (any seat, not only the one to move); as the PettingZoo
