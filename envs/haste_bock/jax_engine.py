@@ -81,6 +81,7 @@ observation is a function of the public fields above.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import jax
@@ -259,10 +260,64 @@ class HasteBockJax(MeadowJaxEnv):
     def observation_shape(self) -> tuple[int, ...]:
         return (E.OBS_SIZE,)
 
+    def init(self, key: jax.Array) -> State:
+        """As ``pgx.Env.init``, without its second observation: the table row holds it already."""
+        return self._init(key)
+
     def _init(self, key: jax.Array) -> State:
+        """The start state, looked up (see Speed): the set-up's outcome is one of few, so the
+        start states (observation and mask included) are precomputed by :meth:`_init_computed`
+        and a game only finds its row: which opening roll first allows a ram, and its die."""
         layout, dice = init_chance(key)
         if self.fixed_layout:
             layout = i32(T.FIXED_LAYOUT_INDEX)
+        varying, constant, ok, rolls = self._init_table()
+        hot = jnp.arange(NUM_LAYOUTS * len(D.DIE_FACES), dtype=i32)
+        # ok_k: the k-th opening roll allows a ram (one-hot select from the (layout, face) table)
+        oks = [jnp.any((hot == layout * len(D.DIE_FACES) + dice[k]) & ok) for k in range(rolls)]
+        none = i32(rolls * len(D.DIE_FACES))
+        entry = none
+        for k in reversed(range(rolls)):  # the first roll that allows a ram wins
+            entry = jnp.where(oks[k], k * len(D.DIE_FACES) + dice[k], entry)
+        entry = layout * (none + 1) + entry
+        fields = {name: jnp.asarray(table)[entry] for name, table in varying.items()}
+        return constant.replace(**fields)
+
+    def _init_table(self):
+        """(rows of the start-state fields that vary, the start state with the rest, ok table
+        (layout*6 + face: that roll allows a ram), rolls in the opening); built once per engine
+        by running :meth:`_init_computed` on one representative set-up of each outcome."""
+        if getattr(self, "_init_rows", None) is None:
+            with jax.ensure_compile_time_eval():
+                self._init_rows = self._build_init_table()
+        return self._init_rows
+
+    def _build_init_table(self):
+        faces, rolls = len(D.DIE_FACES), min(len(self.opening_seq), MAX_ROLLS)
+        starts = jnp.asarray(T.START_LAYOUTS)
+        can_ram = jax.jit(jax.vmap(lambda pos: jnp.any(self._jumps(pos, self._ray_bits(pos)).reshape(D.NUM_SHEEP, -1), axis=1)))(starts)
+        ok = np.asarray(jnp.any(jnp.asarray(T.RAMMERS)[None, :, :] & can_ram[:, None, :], axis=-1))  # (48, 6)
+        layouts, dice = [], []
+        for layout in range(NUM_LAYOUTS):
+            bad = [f for f in range(faces) if not ok[layout, f]] or [0]  # rows never reached if empty
+            for k in range(rolls):
+                for face in range(faces):
+                    layouts.append(layout)
+                    dice.append([bad[0]] * k + [face] * (MAX_ROLLS - k))
+            layouts.append(layout)
+            dice.append([bad[0]] * MAX_ROLLS)  # no roll allows a ram
+        rows = jax.jit(jax.vmap(self._init_computed))(jnp.asarray(layouts, i32), jnp.asarray(dice, i32))
+        rows = jax.device_get(rows)
+        first = jax.tree_util.tree_map(lambda leaf: leaf[0], rows)
+        varying = {
+            f.name: np.asarray(getattr(rows, f.name)) for f in dataclasses.fields(rows)
+            if not np.all(np.asarray(getattr(rows, f.name)) == np.asarray(getattr(first, f.name)))
+        }
+        constant = jax.tree_util.tree_map(jnp.asarray, first)
+        return varying, constant, ok.reshape(-1), rolls
+
+    def _init_computed(self, layout: jax.Array, dice: jax.Array) -> State:
+        """The start state of a layout and the opening's dice, computed (the table's source)."""
         n = self.n
         state = State(
             rewards=jnp.zeros(n, jnp.float32),
@@ -272,7 +327,8 @@ class HasteBockJax(MeadowJaxEnv):
             hands=jnp.tile(jnp.asarray(self.start_hand), (n, 1)),
             tiles=jnp.tile(jnp.asarray(self.start_tiles), (n, 1)),
         )
-        return self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+        state = self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+        return state.replace(observation=self._observe(state, state.current_player))
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         return self._apply(state, jnp.asarray(action, i32), step_dice(key))
