@@ -348,18 +348,33 @@ class HasteBockJax(MeadowJaxEnv):
     @staticmethod
     def _ray_bits(pos: jax.Array) -> jax.Array:
         """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
-        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit
-        (one 8-wide table row per pair of squares; rows gather far cheaper than single squares)."""
-        pairs = pos[:, None] * D.SQUARES + pos[None, :]
-        return jnp.sum(jnp.asarray(T.RAY_BITS)[pairs], axis=1)
+        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit,
+        from the squares' row and column differences (elementwise: no table gathers, which under
+        ``vmap`` on the CPU cost one serial lookup per pair of sheep)."""
+        row, col = pos // D.SIZE, pos % D.SIZE
+        dr, dc = row[None, :] - row[:, None], col[None, :] - col[:, None]  # [sheep, other]
+        dist = jnp.maximum(jnp.abs(dr), jnp.abs(dc))[..., None]
+        on = (dr[..., None] == dist * jnp.asarray(T.DIR_R)) & (dc[..., None] == dist * jnp.asarray(T.DIR_C)) & (dist > 0)
+        return jnp.sum(jnp.where(on, jnp.left_shift(1, jnp.maximum(dist - 1, 0)), 0), axis=1).astype(i32)
 
     @staticmethod
     def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
         """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
         an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
-        panic rams (HB-8, HB-9) of that sheep (looked up per ray length and occupancy)."""
-        legal = jnp.asarray(T.JUMP_TABLE)[jnp.asarray(T.RAY_LENGTH256)[pos] + bits]  # (9, 8)
-        return ((legal[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
+        panic rams (HB-8, HB-9) of that sheep. Bit arithmetic on the ray masks (what
+        ``T.JUMP_TABLE`` tabulates, without its per-ray lookups): an occupied square ``i`` whose
+        next square is empty and still on the board, renumbered by its rank among the sheep."""
+        row, col = (pos // D.SIZE)[:, None], (pos % D.SIZE)[:, None]
+        dir_r, dir_c = jnp.asarray(T.DIR_R), jnp.asarray(T.DIR_C)
+        room_r = jnp.where(dir_r > 0, D.SIZE - 1 - row, jnp.where(dir_r < 0, row, D.SIZE))
+        room_c = jnp.where(dir_c > 0, D.SIZE - 1 - col, jnp.where(dir_c < 0, col, D.SIZE))
+        length = jnp.minimum(room_r, room_c)  # (9, 8) squares up to the fence
+        behind_free = bits & ~(bits >> 1) & ((jnp.left_shift(1, length) >> 1) - 1)  # i + 1 < length
+        out = jnp.zeros_like(bits)
+        for i in range(T.RAY_LEN):
+            rank = jax.lax.population_count(bits & ((1 << i) - 1))
+            out = out | jnp.left_shift((behind_free >> i) & 1, rank)
+        return ((out[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
 
     @staticmethod
     def _caravans(pos: jax.Array) -> jax.Array:
