@@ -58,11 +58,40 @@ a panic space, HB-9, rolls once) is `(u[k] * 6) >> 24`, exactly what the referen
 
 From the precomputed tables of :mod:`meadowzoo.envs.haste_bock.jax_tables` (built from the
 reference engine's geometry), by gathers, comparisons and selects only: the occupancy of each
-sheep's eight rays as 8-bit masks (a pair-of-squares table summed over the other sheep), the legal
-ram targets, leaps and panic rams from a (ray length, occupancy) lookup table, caravan lines from a
-square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
+sheep's eight rays as 8-bit masks (from the row and column differences of every pair of sheep),
+the legal ram targets, leaps and panic rams by bit operations on those masks (what
+``jax_tables.JUMP_TABLE`` tabulates), caravan lines from a square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
 candidate move of an action is computed and the one of its card type selected; a turn's rolls
 (the opening over void rolls, a panic space) are unrolled to `MAX_ROLLS`.
+
+### Speed
+
+Random play with pgx's ``auto_reset`` at batch 1024 on the CPU (``/work/wt/tools/parts.py``,
+ns per game-step of the full loop: auto_reset step + init + observation + random legal action;
+pgx connect_four in the same run as the load reference). Under ``vmap`` every gather with a
+traced index is a serial loop per element, and auto_reset runs ``init`` (both ``cond`` branches)
+for every game at every step, so session 9 cut both:
+
+* **init is a table lookup.** The set-up's outcome is one of few: the layout (48) and which
+  opening roll first allows a ram, with its die (at every start layout every face does, so in
+  practice the first roll). :meth:`HasteBockJax._init_table` runs the computed init
+  (:meth:`HasteBockJax._init_computed`, the former ``_init``) once per engine on one
+  representative set-up of every outcome; ``init`` only hashes the key, finds its row and
+  gathers the fields that differ between rows (squares, die, mask, observation) — no second
+  observation (``init`` overrides pgx's, which would recompute it). init alone: about 9,000 ->
+  3,400 ns/game (4p, loaded machine).
+* **Ray occupancy and jumps without gathers.** ``_ray_bits`` summed an 81-row pair table
+  (81 row gathers per game) and ``_jumps`` looked up 72 entries of a (length, occupancy) table;
+  both are now elementwise arithmetic on rows and columns and a bit-rank loop unrolled over the 8
+  ray squares (identical: checked against the tables on 250,000 random flocks).
+
+Figures (ns/game-step, full, batch 1024; one run on the shared, loaded 2-core machine, load
+average 5.5; old = commit 5577c2a): 4 players 25,983 -> 21,123 (1.23x), 2 players 24,393 ->
+19,535 (1.25x); connect_four 1,999 right after the 4-player pair and 3,311 after the 2-player pair,
+so these are rough. Short of the 2x that issue #17/#18's 20x-raw_env target needs.
+Not yet done: the moves of ``_moved`` and the mask still gather from square-indexed tables
+(``RAY_POS``, ``CARAVAN_NEXT``, ``LINE_MASK``, the side tables), one serial lookup per sheep,
+and pgx's ``step`` computes both branches of its ``cond``s.
 
 ### Hidden information
 

@@ -106,6 +106,8 @@ def _jump_table() -> np.ndarray:
     return table
 
 
+#: the engine computes the same by bit operations (``HasteBockJax._jumps``); the table stays as
+#: its specification
 JUMP_TABLE = _jump_table()
 #: RAY_LENGTH256[sq, d]: 256 * the number of squares from ``sq`` to the fence towards ``d``
 RAY_LENGTH256 = np.array([[256 * len(RAYS[sq][d]) for d in range(8)] for sq in range(D.SQUARES)] + [[0] * 8], np.int32)
