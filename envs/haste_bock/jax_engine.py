@@ -58,11 +58,40 @@ a panic space, HB-9, rolls once) is `(u[k] * 6) >> 24`, exactly what the referen
 
 From the precomputed tables of :mod:`meadowzoo.envs.haste_bock.jax_tables` (built from the
 reference engine's geometry), by gathers, comparisons and selects only: the occupancy of each
-sheep's eight rays as 8-bit masks (a pair-of-squares table summed over the other sheep), the legal
-ram targets, leaps and panic rams from a (ray length, occupancy) lookup table, caravan lines from a
-square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
+sheep's eight rays as 8-bit masks (from the row and column differences of every pair of sheep),
+the legal ram targets, leaps and panic rams by bit operations on those masks (what
+``jax_tables.JUMP_TABLE`` tabulates), caravan lines from a square-to-line table, troughs from the occupied 9×9 grid, steps from the neighbour table. Every
 candidate move of an action is computed and the one of its card type selected; a turn's rolls
 (the opening over void rolls, a panic space) are unrolled to `MAX_ROLLS`.
+
+### Speed
+
+Random play with pgx's ``auto_reset`` at batch 1024 on the CPU (``/work/wt/tools/parts.py``,
+ns per game-step of the full loop: auto_reset step + init + observation + random legal action;
+pgx connect_four in the same run as the load reference). Under ``vmap`` every gather with a
+traced index is a serial loop per element, and auto_reset runs ``init`` (both ``cond`` branches)
+for every game at every step, so session 9 cut both:
+
+* **init is a table lookup.** The set-up's outcome is one of few: the layout (48) and which
+  opening roll first allows a ram, with its die (at every start layout every face does, so in
+  practice the first roll). :meth:`HasteBockJax._init_table` runs the computed init
+  (:meth:`HasteBockJax._init_computed`, the former ``_init``) once per engine on one
+  representative set-up of every outcome; ``init`` only hashes the key, finds its row and
+  gathers the fields that differ between rows (squares, die, mask, observation) — no second
+  observation (``init`` overrides pgx's, which would recompute it). init alone: about 9,000 ->
+  3,400 ns/game (4p, loaded machine).
+* **Ray occupancy and jumps without gathers.** ``_ray_bits`` summed an 81-row pair table
+  (81 row gathers per game) and ``_jumps`` looked up 72 entries of a (length, occupancy) table;
+  both are now elementwise arithmetic on rows and columns and a bit-rank loop unrolled over the 8
+  ray squares (identical: checked against the tables on 250,000 random flocks).
+
+Figures (ns/game-step, full, batch 1024; one run on the shared, loaded 2-core machine, load
+average 5.5; old = commit 5577c2a): 4 players 25,983 -> 21,123 (1.23x), 2 players 24,393 ->
+19,535 (1.25x); connect_four 1,999 right after the 4-player pair and 3,311 after the 2-player pair,
+so these are rough. Short of the 2x that issue #17/#18's 20x-raw_env target needs.
+Not yet done: the moves of ``_moved`` and the mask still gather from square-indexed tables
+(``RAY_POS``, ``CARAVAN_NEXT``, ``LINE_MASK``, the side tables), one serial lookup per sheep,
+and pgx's ``step`` computes both branches of its ``cond``s.
 
 ### Hidden information
 
@@ -81,6 +110,7 @@ observation is a function of the public fields above.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import jax
@@ -259,10 +289,64 @@ class HasteBockJax(MeadowJaxEnv):
     def observation_shape(self) -> tuple[int, ...]:
         return (E.OBS_SIZE,)
 
+    def init(self, key: jax.Array) -> State:
+        """As ``pgx.Env.init``, without its second observation: the table row holds it already."""
+        return self._init(key)
+
     def _init(self, key: jax.Array) -> State:
+        """The start state, looked up (see Speed): the set-up's outcome is one of few, so the
+        start states (observation and mask included) are precomputed by :meth:`_init_computed`
+        and a game only finds its row: which opening roll first allows a ram, and its die."""
         layout, dice = init_chance(key)
         if self.fixed_layout:
             layout = i32(T.FIXED_LAYOUT_INDEX)
+        varying, constant, ok, rolls = self._init_table()
+        hot = jnp.arange(NUM_LAYOUTS * len(D.DIE_FACES), dtype=i32)
+        # ok_k: the k-th opening roll allows a ram (one-hot select from the (layout, face) table)
+        oks = [jnp.any((hot == layout * len(D.DIE_FACES) + dice[k]) & ok) for k in range(rolls)]
+        none = i32(rolls * len(D.DIE_FACES))
+        entry = none
+        for k in reversed(range(rolls)):  # the first roll that allows a ram wins
+            entry = jnp.where(oks[k], k * len(D.DIE_FACES) + dice[k], entry)
+        entry = layout * (none + 1) + entry
+        fields = {name: jnp.asarray(table)[entry] for name, table in varying.items()}
+        return constant.replace(**fields)
+
+    def _init_table(self):
+        """(rows of the start-state fields that vary, the start state with the rest, ok table
+        (layout*6 + face: that roll allows a ram), rolls in the opening); built once per engine
+        by running :meth:`_init_computed` on one representative set-up of each outcome."""
+        if getattr(self, "_init_rows", None) is None:
+            with jax.ensure_compile_time_eval():
+                self._init_rows = self._build_init_table()
+        return self._init_rows
+
+    def _build_init_table(self):
+        faces, rolls = len(D.DIE_FACES), min(len(self.opening_seq), MAX_ROLLS)
+        starts = jnp.asarray(T.START_LAYOUTS)
+        can_ram = jax.jit(jax.vmap(lambda pos: jnp.any(self._jumps(pos, self._ray_bits(pos)).reshape(D.NUM_SHEEP, -1), axis=1)))(starts)
+        ok = np.asarray(jnp.any(jnp.asarray(T.RAMMERS)[None, :, :] & can_ram[:, None, :], axis=-1))  # (48, 6)
+        layouts, dice = [], []
+        for layout in range(NUM_LAYOUTS):
+            bad = [f for f in range(faces) if not ok[layout, f]] or [0]  # rows never reached if empty
+            for k in range(rolls):
+                for face in range(faces):
+                    layouts.append(layout)
+                    dice.append([bad[0]] * k + [face] * (MAX_ROLLS - k))
+            layouts.append(layout)
+            dice.append([bad[0]] * MAX_ROLLS)  # no roll allows a ram
+        rows = jax.jit(jax.vmap(self._init_computed))(jnp.asarray(layouts, i32), jnp.asarray(dice, i32))
+        rows = jax.device_get(rows)
+        first = jax.tree_util.tree_map(lambda leaf: leaf[0], rows)
+        varying = {
+            f.name: np.asarray(getattr(rows, f.name)) for f in dataclasses.fields(rows)
+            if not np.all(np.asarray(getattr(rows, f.name)) == np.asarray(getattr(first, f.name)))
+        }
+        constant = jax.tree_util.tree_map(jnp.asarray, first)
+        return varying, constant, ok.reshape(-1), rolls
+
+    def _init_computed(self, layout: jax.Array, dice: jax.Array) -> State:
+        """The start state of a layout and the opening's dice, computed (the table's source)."""
         n = self.n
         state = State(
             rewards=jnp.zeros(n, jnp.float32),
@@ -272,7 +356,8 @@ class HasteBockJax(MeadowJaxEnv):
             hands=jnp.tile(jnp.asarray(self.start_hand), (n, 1)),
             tiles=jnp.tile(jnp.asarray(self.start_tiles), (n, 1)),
         )
-        return self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+        state = self._settle(state, dice, opening=jnp.bool_(True), single_roll=jnp.bool_(False), next_turn=jnp.bool_(False))
+        return state.replace(observation=self._observe(state, state.current_player))
 
     def _step(self, state: State, action: jax.Array, key: jax.Array) -> State:
         return self._apply(state, jnp.asarray(action, i32), step_dice(key))
@@ -292,18 +377,33 @@ class HasteBockJax(MeadowJaxEnv):
     @staticmethod
     def _ray_bits(pos: jax.Array) -> jax.Array:
         """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
-        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit
-        (one 8-wide table row per pair of squares; rows gather far cheaper than single squares)."""
-        pairs = pos[:, None] * D.SQUARES + pos[None, :]
-        return jnp.sum(jnp.asarray(T.RAY_BITS)[pairs], axis=1)
+        mask, bit i = the i-th square from the sheep: the sum over the other sheep of their bit,
+        from the squares' row and column differences (elementwise: no table gathers, which under
+        ``vmap`` on the CPU cost one serial lookup per pair of sheep)."""
+        row, col = pos // D.SIZE, pos % D.SIZE
+        dr, dc = row[None, :] - row[:, None], col[None, :] - col[:, None]  # [sheep, other]
+        dist = jnp.maximum(jnp.abs(dr), jnp.abs(dc))[..., None]
+        on = (dr[..., None] == dist * jnp.asarray(T.DIR_R)) & (dc[..., None] == dist * jnp.asarray(T.DIR_C)) & (dist > 0)
+        return jnp.sum(jnp.where(on, jnp.left_shift(1, jnp.maximum(dist - 1, 0)), 0), axis=1).astype(i32)
 
     @staticmethod
     def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
         """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
         an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
-        panic rams (HB-8, HB-9) of that sheep (looked up per ray length and occupancy)."""
-        legal = jnp.asarray(T.JUMP_TABLE)[jnp.asarray(T.RAY_LENGTH256)[pos] + bits]  # (9, 8)
-        return ((legal[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
+        panic rams (HB-8, HB-9) of that sheep. Bit arithmetic on the ray masks (what
+        ``T.JUMP_TABLE`` tabulates, without its per-ray lookups): an occupied square ``i`` whose
+        next square is empty and still on the board, renumbered by its rank among the sheep."""
+        row, col = (pos // D.SIZE)[:, None], (pos % D.SIZE)[:, None]
+        dir_r, dir_c = jnp.asarray(T.DIR_R), jnp.asarray(T.DIR_C)
+        room_r = jnp.where(dir_r > 0, D.SIZE - 1 - row, jnp.where(dir_r < 0, row, D.SIZE))
+        room_c = jnp.where(dir_c > 0, D.SIZE - 1 - col, jnp.where(dir_c < 0, col, D.SIZE))
+        length = jnp.minimum(room_r, room_c)  # (9, 8) squares up to the fence
+        behind_free = bits & ~(bits >> 1) & ((jnp.left_shift(1, length) >> 1) - 1)  # i + 1 < length
+        out = jnp.zeros_like(bits)
+        for i in range(T.RAY_LEN):
+            rank = jax.lax.population_count(bits & ((1 << i) - 1))
+            out = out | jnp.left_shift((behind_free >> i) & 1, rank)
+        return ((out[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
 
     @staticmethod
     def _caravans(pos: jax.Array) -> jax.Array:

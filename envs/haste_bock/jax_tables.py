@@ -29,6 +29,9 @@ for _sq in range(D.SQUARES):
         for _i, _q in enumerate(RAYS[_sq][_d]):
             RAY_SQ[_sq, _d, _i] = _q
             RAY_POS[_sq, _d, _q] = _i
+#: DIR_R / DIR_C[d]: the row and column step of direction ``d``
+DIR_R = np.array([dr for dr, _ in D.DIRS], np.int32)
+DIR_C = np.array([dc for _, dc in D.DIRS], np.int32)
 #: STEP_SQ[sq, d]: the neighbour of ``sq`` towards ``d`` (OFF beyond the fence)
 STEP_SQ = np.array([[n if n >= 0 else OFF for n in row] for row in STEP] + [[OFF] * 8], np.int32)
 
@@ -103,6 +106,8 @@ def _jump_table() -> np.ndarray:
     return table
 
 
+#: the engine computes the same by bit operations (``HasteBockJax._jumps``); the table stays as
+#: its specification
 JUMP_TABLE = _jump_table()
 #: RAY_LENGTH256[sq, d]: 256 * the number of squares from ``sq`` to the fence towards ``d``
 RAY_LENGTH256 = np.array([[256 * len(RAYS[sq][d]) for d in range(8)] for sq in range(D.SQUARES)] + [[0] * 8], np.int32)
