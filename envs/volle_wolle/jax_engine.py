@@ -253,6 +253,26 @@ class State(pgx.core.State):
         return "volle_wolle"
 
 
+def _at(x: jax.Array, i: jax.Array) -> jax.Array:
+    """``x[i]`` for a small 1-D ``x`` and a traced ``i`` (0 when out of range), by a one-hot select:
+    under ``vmap`` on the CPU a gather is a slow per-game loop, a select and a sum are fused."""
+    x = jnp.asarray(x)
+    hit = jnp.arange(x.shape[0]) == i
+    if x.dtype == jnp.bool_:
+        return (hit & x).any()
+    return jnp.where(hit, x, 0).sum().astype(x.dtype)
+
+
+def _at_each(table, index: jax.Array) -> jax.Array:
+    """``table[index]`` (a constant 1-D numpy table, an int array ``index`` in range) by a one-hot
+    select per element (see :func:`_at`)."""
+    table = np.asarray(table)
+    hit = index[..., None] == np.arange(table.shape[0])
+    if table.dtype == np.bool_:
+        return (hit & table).any(-1)
+    return jnp.where(hit, table.astype(np.int32), 0).sum(-1).astype(_I32)
+
+
 def _select(pred, a, b):
     """``a`` where ``pred`` else ``b``, leaf by leaf (two pytrees of one structure)."""
     return jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y), a, b)
@@ -366,7 +386,7 @@ class VolleWolleJax(MeadowJaxEnv):
             pending=_I32(PH_BID),
             cur=_I32(0),
         )
-        g = self._start_round(g)
+        g = self._start_round(g, identity_pile=True)
         return self._wrap(g, jnp.zeros(n, jnp.float32), _I32(0))
 
     def _wrap(self, g: GameState, rewards: jax.Array, step_count: jax.Array) -> State:
@@ -468,13 +488,13 @@ class VolleWolleJax(MeadowJaxEnv):
                           cur=order[0], picks=_I32(NUM_CARDS), black_only=jnp.bool_(False),
                           op=jnp.where(rest_to_other, CPICK, DONE).astype(_I32), new_round=~rest_to_other)
         # a player's turn: the last takes the rest without rolling (VW-12), the others roll
-        p = order[jnp.minimum(pos, n - 1)]
+        p = _at(order, jnp.minimum(pos, n - 1))
         takes_rest = (pos == n - 1) & (n > 2)
-        mod = modifier[p]
+        mod = _at(modifier, p)
         turn = t.replace(pos=pos, turns=t.turns + 1, cur=p, attempt=jnp.where(takes_rest, 0, 1).astype(_I32),
                          kept=jnp.where(takes_rest, t.kept, 0), neg=jnp.where(takes_rest, t.neg, jnp.minimum(mod, 0)),
                          bonus=jnp.where(takes_rest, t.bonus, jnp.maximum(mod, 0)),
-                         target=jnp.where(takes_rest, t.target, target[p]),
+                         target=jnp.where(takes_rest, t.target, _at(target, p)),
                          picks=jnp.where(takes_rest, NUM_CARDS, t.picks).astype(_I32),
                          black_only=t.black_only & ~takes_rest,
                          op=jnp.where(takes_rest, CPICK, ROLL).astype(_I32))
@@ -485,12 +505,12 @@ class VolleWolleJax(MeadowJaxEnv):
         dice, c = t.dice, t.c
         for die, sides in enumerate(data.DICE):
             rolls = (t.kept >> die & 1) == 0
-            face = stream_int(uniforms[jnp.minimum(c, uniforms.shape[0] - 1)], sides) + 1
-            dice = dice.at[die].set(jnp.where(rolls, face, dice[die]))
+            face = stream_int(_at(uniforms, jnp.minimum(c, uniforms.shape[0] - 1)), sides) + 1
+            dice = jnp.where((jnp.arange(3) == die) & rolls, face, dice)
             c = c + rolls
         base = dice.sum() + t.neg
         forced = base >= t.target
-        can_claim = (~forced) & (base + t.bonus + t.wool[t.cur] >= t.target)
+        can_claim = (~forced) & (base + t.bonus + _at(t.wool, t.cur) >= t.target)
         t = t.replace(dice=dice, base=base, c=c, can_claim=can_claim)
         waits = can_claim | (t.attempt < 3)
         waiting = t.replace(pending=jnp.where(waits, PH_ROLL, t.pending).astype(_I32),
@@ -499,14 +519,14 @@ class VolleWolleJax(MeadowJaxEnv):
 
     def _win(self, t: Turn) -> Turn:
         t = t.replace(can_claim=jnp.bool_(False))
-        return self._begin_pick(t, t.cur, jnp.asarray(self.t.cards_for_attempt)[t.attempt], False)
+        return self._begin_pick(t, t.cur, _at(self.t.cards_for_attempt, t.attempt), False)
 
     def _fail(self, t: Turn, context, uniforms) -> Turn:
         """VW-11: a failure after attempt 3 (black sheep below 14)."""
         t = t.replace(can_claim=jnp.bool_(False))
         p = t.cur
         black_showing = (t.dkind == BLACK).any() & (t.base < BLACK_SHEEP_LIMIT)
-        choice = black_showing & (t.base + t.bonus + t.wool[p] >= BLACK_SHEEP_LIMIT)
+        choice = black_showing & (t.base + t.bonus + _at(t.wool, p) >= BLACK_SHEEP_LIMIT)
         wool = self._gain_wool(t, p)
         forced = _select(black_showing, self._begin_pick(wool, p, NUM_CARDS, True),
                          wool.replace(pos=wool.pos + 1, op=_I32(NEXT)))
@@ -592,35 +612,57 @@ class VolleWolleJax(MeadowJaxEnv):
             herd_len=g.herd_len + mine.sum(1), dog_len=g.dog_len + (own & dog[None, :]).sum(1), top=top,
             counts=counts, printed=printed, low1=low1, low2=low2)
 
-    def _start_round(self, g: GameState) -> GameState:
+    def _start_round(self, g: GameState, identity_pile: bool = False) -> GameState:
         """VW-6: deal the display (or end the game when the pile is empty). A lazy pile is
         shuffled as it is dealt: before position ``i`` is drawn it swaps with position
         ``(u·(i+1)) >> 24`` (Fisher–Yates from the end, ``u`` = uniform ``_PILE_UNIFORMS + i`` of
-        the init key's stream), which orders the pile uniformly at random, one step at a time."""
+        the init key's stream), which orders the pile uniformly at random, one step at a time.
+
+        The n+1 swaps are not done one after another on the 60 cards (a chain of 60-wide
+        selects and sums): the cards at the positions involved are read once, the swaps are
+        resolved on those few values (a position read at swap k holds what an earlier swap
+        wrote there, else its card), and the pile is written once. ``identity_pile`` (init: the
+        pile is still 0..59 in order) skips the reads."""
         n = self.t.n
+        slots = n + 1
         end = g.replace(pending=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
                         can_claim=jnp.bool_(False))
-        count = jnp.minimum(n + 1, g.pile_len)
+        count = jnp.minimum(slots, g.pile_len)
+        k = np.arange(slots)
+        dealt = k < count
+        i = jnp.maximum(g.pile_len - 1 - k, 0)
+        u = stream_at(g.seed, _PILE_UNIFORMS + i)
+        j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
+        if identity_pile:
+            base_i, base_j = i, j
+        else:
+            # one-hot selects, not a gather: under vmap on the CPU a gather is a slow loop
+            hit = jnp.concatenate([i, j])[:, None] == _CARD_IDS[None, :]
+            base = jnp.where(hit, g.pile[None, :], 0).sum(1)
+            base_i, base_j = base[:slots], base[slots:]
+        # swap m (dealt) writes position j[m] (the card that was at i[m]) and position i[m] (the
+        # card drawn); a later swap never reads an i[m] (j <= i, i falls), so it reads an earlier
+        # swap's write only at some j[m]; undealt slots change nothing
+        drawn, moved = [], []
+        for m in range(slots):
+            at_j, at_i = base_j[m], base_i[m]
+            for e in range(m):  # the latest earlier write wins
+                at_j = jnp.where(dealt[e] & (j[e] == j[m]), moved[e], at_j)
+                at_i = jnp.where(dealt[e] & (j[e] == i[m]), moved[e], at_i)
+            drawn.append(at_j)
+            moved.append(at_i)
         pile = g.pile
-        cards = []
-        for slot in range(n + 1):
-            i = jnp.maximum(g.pile_len - 1 - slot, 0)
-            dealt = slot < count
-            u = stream_at(g.seed, _PILE_UNIFORMS + i)
-            j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
-            # one-hot selects, not gather/scatter: under vmap on the CPU a scatter is a slow loop
-            drawn = jnp.where(_CARD_IDS == j, pile, 0).sum()
-            other = jnp.where(_CARD_IDS == i, pile, 0).sum()
-            pile = jnp.where(_CARD_IDS == i, drawn, jnp.where(_CARD_IDS == j, other, pile))
-            cards.append(jnp.where(dealt, drawn, -1))
-        cards = jnp.stack(cards).astype(_I32)
-        dealt = cards >= 0
-        safe = jnp.maximum(cards, 0)
-        loc = jnp.where((_CARD_IDS[:, None] == jnp.where(dealt, cards, NUM_CARDS)[None, :]).any(1), _IN_DISPLAY, g.loc)
-        types = jnp.where(dealt, jnp.asarray(self.t.type_of)[safe], -1)
+        for m in range(slots):
+            pile = jnp.where(dealt[m] & (_CARD_IDS == j[m]), moved[m], pile)
+        for m in range(slots):
+            pile = jnp.where(dealt[m] & (_CARD_IDS == i[m]), drawn[m], pile)
+        cards = jnp.where(dealt, jnp.stack(drawn), -1).astype(_I32)
+        on = cards[:, None] == _CARD_IDS[None, :]  # (slots, 60); no row for an empty slot
+        loc = jnp.where(on.any(0), _IN_DISPLAY, g.loc)
+        types = jnp.where(dealt, _at_each(self.t.type_of, cards), -1)
         dealt_types = (types[:, None] == jnp.arange(self.t.type_total.shape[0])).sum(0)
         fresh = g.replace(
-            round=g.round + 1, turns=g.turns + 1, display=cards, dkind=jnp.where(dealt, jnp.asarray(self.t.kind)[safe], -1),
+            round=g.round + 1, turns=g.turns + 1, display=cards, dkind=jnp.where(dealt, _at_each(self.t.kind, cards), -1),
             pile=pile, pile_len=g.pile_len - count, loc=loc, pile_types=g.pile_types - dealt_types,
             bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
             attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
