@@ -426,8 +426,8 @@ class VolleWolleJax(MeadowJaxEnv):
                                     self._pick], t, a)
         # per player: the top card's modifier and the bid's target, fixed during a round's turns
         top = jnp.maximum(g.top, 0)
-        context = (g.order, jnp.where(g.top >= 0, jnp.asarray(self.t.modifier)[top], 0),
-                   jnp.asarray(self.t.targets)[jnp.maximum(bids, 0)])
+        context = (g.order, jnp.where(g.top >= 0, _at_each(self.t.modifier, top), 0),
+                   _at_each(self.t.targets, jnp.maximum(bids, 0)))
         t = jax.lax.while_loop(lambda t: t.op != DONE, lambda t: self._resolve(t, context, uniforms), t)
         g = self._apply_takes(g, t)
         g = when(t.new_round, self._start_round, g)
@@ -437,7 +437,7 @@ class VolleWolleJax(MeadowJaxEnv):
 
     def _order(self, g: GameState, bids: jax.Array) -> jax.Array:
         """VW-8: the order by bid, then sheep number (compared, no sort: slow on the CPU)."""
-        number = jnp.where(g.top >= 0, jnp.asarray(self.t.number)[jnp.maximum(g.top, 0)], g.back)
+        number = jnp.where(g.top >= 0, _at_each(self.t.number, jnp.maximum(g.top, 0)), g.back)
         first = (bids[None, :] > bids[:, None]) | ((bids[None, :] == bids[:, None]) & (number[None, :] < number[:, None]))
         rank = first.sum(1)  # seats ahead of each seat; numbers differ, so a permutation
         return (rank[None, :] == jnp.arange(self.t.n)[:, None]).astype(_I32).argmax(1).astype(_I32)
@@ -581,26 +581,27 @@ class VolleWolleJax(MeadowJaxEnv):
         players = jnp.arange(n)
         own = t.taker[None, :] == players[:, None]  # (n, S)
         earlier = (t.taker[None, :] == t.taker[:, None]) & (t.tseq[None, :] < t.tseq[:, None])  # (S, S): same taker, before
-        taker = jnp.maximum(t.taker, 0)
-        hpos = jnp.where(dog, g.dog_len[taker] + (earlier & dog[None, :]).sum(1),
-                         g.herd_len[taker] + (earlier & sheep[None, :]).sum(1))
-        index = jnp.where(taken, cards, NUM_CARDS)  # out of range: dropped
-        loc = g.loc.at[index].set(t.taker, mode="drop")
+        # one-hot selects instead of gathers and scatters (slow per-game loops under vmap on the CPU)
+        hpos = jnp.where(dog, jnp.where(own, g.dog_len[:, None], 0).sum(0) + (earlier & dog[None, :]).sum(1),
+                         jnp.where(own, g.herd_len[:, None], 0).sum(0) + (earlier & sheep[None, :]).sum(1))
+        on = (cards[:, None] == _CARD_IDS[None, :]) & taken[:, None]  # (S, 60): the cards taken
+        moved = on.any(0)
+        loc = jnp.where(moved, jnp.where(on, t.taker[:, None], 0).sum(0), g.loc)
         # the bone: its holder is the taker of the last event (the bone card, or a bone-symbol
         # sheep while the bone is held)
         held_before = g.loc[self.t.bone_card] >= 0
         bone_seq = jnp.where(bone, t.tseq, 1 << 20).min()
-        symbol = sheep & jnp.asarray(self.t.bone_symbol)[cards] & (held_before | (bone_seq < t.tseq))
+        symbol = sheep & _at_each(self.t.bone_symbol, cards) & (held_before | (bone_seq < t.tseq))
         event = jnp.where(bone | symbol, t.tseq, -1)
         last = jnp.argmax(event)
-        loc = loc.at[self.t.bone_card].set(jnp.where(event[last] >= 0, t.taker[last], loc[self.t.bone_card]))
+        loc = loc.at[self.t.bone_card].set(jnp.where(event.max() >= 0, _at(t.taker, last), loc[self.t.bone_card]))
         # per player: the sheep taken, the top (last sheep), counts, printed, two lowest whites
         mine = own & sheep[None, :]  # (n, S)
         last_sheep = jnp.argmax(jnp.where(mine, t.tseq[None, :], -1), axis=1)
-        top = jnp.where(mine.any(1), cards[last_sheep], g.top)
+        top = jnp.where(mine.any(1), jnp.where(jnp.arange(cards.shape[0]) == last_sheep[:, None], cards[None, :], 0).sum(1), g.top)
         kinds = jnp.minimum(kind, K007)
         counts = g.counts + (mine[:, :, None] & (kinds[None, :, None] == jnp.arange(4))).sum(1)
-        points = jnp.where(sheep & (kind <= BLACK), jnp.asarray(self.t.points)[cards], 0)
+        points = jnp.where(sheep & (kind <= BLACK), _at_each(self.t.points, cards), 0)
         printed = g.printed + jnp.where(mine, points[None, :], 0).sum(1)
         whites = jnp.where(mine & (kind == WHITE)[None, :], points[None, :], _NONE)  # (n, S)
         candidates = jnp.concatenate([g.low1[:, None], g.low2[:, None], whites], axis=1)
@@ -608,7 +609,7 @@ class VolleWolleJax(MeadowJaxEnv):
         first = jnp.argmin(candidates, axis=1)
         low2 = jnp.where(jnp.arange(candidates.shape[1]) == first[:, None], _NONE, candidates).min(1)
         return g.replace(
-            **turn_fields, loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
+            **turn_fields, loc=loc, hpos=jnp.where(moved, jnp.where(on, hpos[:, None], 0).sum(0), g.hpos),
             herd_len=g.herd_len + mine.sum(1), dog_len=g.dog_len + (own & dog[None, :]).sum(1), top=top,
             counts=counts, printed=printed, low1=low1, low2=low2)
 
@@ -692,7 +693,7 @@ class VolleWolleJax(MeadowJaxEnv):
         n = t.n
         removed = jnp.where(g.low1 < _NONE, g.low1, 0) + jnp.where(g.low2 < _NONE, g.low2, 0)
         dogs = g.dog_len
-        total = (g.printed + jnp.asarray(t.score_370)[g.counts[:, 2] % 3] + SCORE_007_SET * (g.counts[:, 3] // 3)
+        total = (g.printed + _at_each(t.score_370, g.counts[:, 2] % 3) + SCORE_007_SET * (g.counts[:, 3] // 3)
                  + jnp.where(dogs == 1, ONE_DOG, 0) - jnp.where(dogs == 0, removed, 0)
                  + jnp.where((dogs > 0) & (dogs == dogs.max()), MOST_DOGS, 0)
                  + jnp.where(g.loc[t.bone_card] == jnp.arange(n), BONE_PER_DOG * dogs, 0) + g.wool)
@@ -707,8 +708,7 @@ class VolleWolleJax(MeadowJaxEnv):
             (a >= KEEP) & (a < KEEP + 3) & (g.attempt < 3) & (kept_bit == 0))
         black = (a == AVOID_BLACK) | (a == TAKE_BLACK)
         eligible = jnp.where(g.black_only, g.dkind == BLACK, g.display >= 0)
-        slot = a - PICK_SLOT
-        pick = (slot >= 0) & (slot <= n) & eligible[jnp.clip(slot, 0, n)]
+        pick = jnp.concatenate([jnp.zeros(PICK_SLOT, bool), eligible, jnp.zeros(NUM_ACTIONS - PICK_SLOT - n - 1, bool)])
         return jnp.select([g.pending == PH_BID, g.pending == PH_ROLL, g.pending == PH_BLACK, g.pending == PH_PICK],
                           [bid, roll, black, pick], jnp.zeros(NUM_ACTIONS, bool))
 
@@ -733,10 +733,15 @@ class VolleWolleJax(MeadowJaxEnv):
                                           g.black_only.astype(_I32)]), 0).astype(f32),
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
-        display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
+        # a one-hot product, not a gather (exact: one nonzero term per entry)
+        slot_cards = jnp.where(g.display >= 0, g.display, NUM_CARDS)[:, None] == np.arange(NUM_CARDS + 1)
+        display = jnp.dot(slot_cards.astype(f32), t.card_features.astype(np.float32),
+                          precision=jax.lax.Precision.HIGHEST).reshape(-1)
         pile = g.pile_types.astype(f32)
         rows = jnp.concatenate([self._bid_columns(g, player_id), self._card_columns(g)], axis=1)
-        rows = jnp.roll(rows, -player_id, axis=0).reshape(-1)  # the observer first, then seats in turn
+        # the observer first, then seats in turn (a one-hot select: a roll by a traced shift is a gather)
+        seat_of_row = (np.arange(n)[:, None] + player_id) % n
+        rows = jnp.where((seat_of_row == np.arange(n))[:, :, None], rows[None, :, :], 0).sum(1).reshape(-1)
         return jnp.concatenate([head, display, pile, rows])
 
     def _bid_columns(self, g: GameState, seat: jax.Array) -> jax.Array:
@@ -745,9 +750,9 @@ class VolleWolleJax(MeadowJaxEnv):
         f32 = jnp.float32
         players = jnp.arange(n)
         bid = jnp.maximum(g.bids, 0)
-        target = jnp.asarray(self.t.targets)[bid]
+        target = _at_each(self.t.targets, bid)
         is_26 = g.bids == BID_26_PLUS
-        place = jnp.zeros(n, _I32).at[g.order].set(players + 1)
+        place = jnp.where(g.order[None, :] == players[:, None], players[None, :] + 1, 0).sum(1)  # order's inverse
         zero = jnp.zeros(n, _I32)
         # bidding: who has bid (never what), and the observer's own bid
         own = (players == seat) & (g.bids >= 0)
@@ -768,9 +773,9 @@ class VolleWolleJax(MeadowJaxEnv):
         top = jnp.maximum(g.top, 0)
         counts = [g.counts[:, k] for k in (WHITE, BLACK, K370, K007)]
         columns = [
-            has_top, jnp.where(has_top, jnp.asarray(t.points)[top], 0),
-            jnp.where(has_top, jnp.asarray(t.modifier)[top], 0), has_top & jnp.asarray(t.bone_symbol)[top],
-            jnp.where(has_top, jnp.asarray(t.number)[top], g.back), g.back, *counts, g.dog_len,
+            has_top, jnp.where(has_top, _at_each(t.points, top), 0),
+            jnp.where(has_top, _at_each(t.modifier, top), 0), has_top & _at_each(t.bone_symbol, top),
+            jnp.where(has_top, _at_each(t.number, top), g.back), g.back, *counts, g.dog_len,
             g.loc[t.bone_card] == jnp.arange(n), g.wool, self.scores_of(g),
         ]
         return jnp.stack([c.astype(jnp.float32) for c in columns], axis=1)
