@@ -72,6 +72,16 @@ chance comes from a hashed counter rather than threefry (:mod:`~meadowzoo.envs.c
 Scores and observation use running totals kept in the state; ``benchmarks/jax_speed.py``
 measures the rest.
 
+Measured and not kept (session 9, CPU time per game-step of the auto_reset random-play step at
+batch 1024, engines compared in one process): replacing the remaining small gathers and scatters
+(the resolve loop's lookups of order, modifier, target, uniforms and wool, the dice update, the
+takes' card arrays, the score table, the mask's pick slots) by one-hot selects made the step
+slower (4p 7,157 -> 8,177 ns, 2p 4,860 -> 6,268 ns); in the observation, the display features by
+a one-hot product and the seat rotation by a one-hot select instead of ``jnp.roll`` were slower
+still (4p 8,177 -> 13,486 ns). Dealing by resolving the n+1 swaps on the positions involved (one
+read and one write of the 60-card pile instead of a chain of 60-wide selects) was no faster
+(4p 7,157 -> 7,684, 2p 4,860 -> 4,897 ns). The one-hot deal above is kept from session 8.
+
 Chance
 ------
 ``init(key)`` deals the betting cards (backs 1..6, one per player) by Fisher–Yates
@@ -253,26 +263,6 @@ class State(pgx.core.State):
         return "volle_wolle"
 
 
-def _at(x: jax.Array, i: jax.Array) -> jax.Array:
-    """``x[i]`` for a small 1-D ``x`` and a traced ``i`` (0 when out of range), by a one-hot select:
-    under ``vmap`` on the CPU a gather is a slow per-game loop, a select and a sum are fused."""
-    x = jnp.asarray(x)
-    hit = jnp.arange(x.shape[0]) == i
-    if x.dtype == jnp.bool_:
-        return (hit & x).any()
-    return jnp.where(hit, x, 0).sum().astype(x.dtype)
-
-
-def _at_each(table, index: jax.Array) -> jax.Array:
-    """``table[index]`` (a constant 1-D numpy table, an int array ``index`` in range) by a one-hot
-    select per element (see :func:`_at`)."""
-    table = np.asarray(table)
-    hit = index[..., None] == np.arange(table.shape[0])
-    if table.dtype == np.bool_:
-        return (hit & table).any(-1)
-    return jnp.where(hit, table.astype(np.int32), 0).sum(-1).astype(_I32)
-
-
 def _select(pred, a, b):
     """``a`` where ``pred`` else ``b``, leaf by leaf (two pytrees of one structure)."""
     return jax.tree_util.tree_map(lambda x, y: jnp.where(pred, x, y), a, b)
@@ -386,7 +376,7 @@ class VolleWolleJax(MeadowJaxEnv):
             pending=_I32(PH_BID),
             cur=_I32(0),
         )
-        g = self._start_round(g, identity_pile=True)
+        g = self._start_round(g)
         return self._wrap(g, jnp.zeros(n, jnp.float32), _I32(0))
 
     def _wrap(self, g: GameState, rewards: jax.Array, step_count: jax.Array) -> State:
@@ -426,8 +416,8 @@ class VolleWolleJax(MeadowJaxEnv):
                                     self._pick], t, a)
         # per player: the top card's modifier and the bid's target, fixed during a round's turns
         top = jnp.maximum(g.top, 0)
-        context = (g.order, jnp.where(g.top >= 0, _at_each(self.t.modifier, top), 0),
-                   _at_each(self.t.targets, jnp.maximum(bids, 0)))
+        context = (g.order, jnp.where(g.top >= 0, jnp.asarray(self.t.modifier)[top], 0),
+                   jnp.asarray(self.t.targets)[jnp.maximum(bids, 0)])
         t = jax.lax.while_loop(lambda t: t.op != DONE, lambda t: self._resolve(t, context, uniforms), t)
         g = self._apply_takes(g, t)
         g = when(t.new_round, self._start_round, g)
@@ -437,7 +427,7 @@ class VolleWolleJax(MeadowJaxEnv):
 
     def _order(self, g: GameState, bids: jax.Array) -> jax.Array:
         """VW-8: the order by bid, then sheep number (compared, no sort: slow on the CPU)."""
-        number = jnp.where(g.top >= 0, _at_each(self.t.number, jnp.maximum(g.top, 0)), g.back)
+        number = jnp.where(g.top >= 0, jnp.asarray(self.t.number)[jnp.maximum(g.top, 0)], g.back)
         first = (bids[None, :] > bids[:, None]) | ((bids[None, :] == bids[:, None]) & (number[None, :] < number[:, None]))
         rank = first.sum(1)  # seats ahead of each seat; numbers differ, so a permutation
         return (rank[None, :] == jnp.arange(self.t.n)[:, None]).astype(_I32).argmax(1).astype(_I32)
@@ -488,13 +478,13 @@ class VolleWolleJax(MeadowJaxEnv):
                           cur=order[0], picks=_I32(NUM_CARDS), black_only=jnp.bool_(False),
                           op=jnp.where(rest_to_other, CPICK, DONE).astype(_I32), new_round=~rest_to_other)
         # a player's turn: the last takes the rest without rolling (VW-12), the others roll
-        p = _at(order, jnp.minimum(pos, n - 1))
+        p = order[jnp.minimum(pos, n - 1)]
         takes_rest = (pos == n - 1) & (n > 2)
-        mod = _at(modifier, p)
+        mod = modifier[p]
         turn = t.replace(pos=pos, turns=t.turns + 1, cur=p, attempt=jnp.where(takes_rest, 0, 1).astype(_I32),
                          kept=jnp.where(takes_rest, t.kept, 0), neg=jnp.where(takes_rest, t.neg, jnp.minimum(mod, 0)),
                          bonus=jnp.where(takes_rest, t.bonus, jnp.maximum(mod, 0)),
-                         target=jnp.where(takes_rest, t.target, _at(target, p)),
+                         target=jnp.where(takes_rest, t.target, target[p]),
                          picks=jnp.where(takes_rest, NUM_CARDS, t.picks).astype(_I32),
                          black_only=t.black_only & ~takes_rest,
                          op=jnp.where(takes_rest, CPICK, ROLL).astype(_I32))
@@ -505,12 +495,12 @@ class VolleWolleJax(MeadowJaxEnv):
         dice, c = t.dice, t.c
         for die, sides in enumerate(data.DICE):
             rolls = (t.kept >> die & 1) == 0
-            face = stream_int(_at(uniforms, jnp.minimum(c, uniforms.shape[0] - 1)), sides) + 1
-            dice = jnp.where((jnp.arange(3) == die) & rolls, face, dice)
+            face = stream_int(uniforms[jnp.minimum(c, uniforms.shape[0] - 1)], sides) + 1
+            dice = dice.at[die].set(jnp.where(rolls, face, dice[die]))
             c = c + rolls
         base = dice.sum() + t.neg
         forced = base >= t.target
-        can_claim = (~forced) & (base + t.bonus + _at(t.wool, t.cur) >= t.target)
+        can_claim = (~forced) & (base + t.bonus + t.wool[t.cur] >= t.target)
         t = t.replace(dice=dice, base=base, c=c, can_claim=can_claim)
         waits = can_claim | (t.attempt < 3)
         waiting = t.replace(pending=jnp.where(waits, PH_ROLL, t.pending).astype(_I32),
@@ -519,14 +509,14 @@ class VolleWolleJax(MeadowJaxEnv):
 
     def _win(self, t: Turn) -> Turn:
         t = t.replace(can_claim=jnp.bool_(False))
-        return self._begin_pick(t, t.cur, _at(self.t.cards_for_attempt, t.attempt), False)
+        return self._begin_pick(t, t.cur, jnp.asarray(self.t.cards_for_attempt)[t.attempt], False)
 
     def _fail(self, t: Turn, context, uniforms) -> Turn:
         """VW-11: a failure after attempt 3 (black sheep below 14)."""
         t = t.replace(can_claim=jnp.bool_(False))
         p = t.cur
         black_showing = (t.dkind == BLACK).any() & (t.base < BLACK_SHEEP_LIMIT)
-        choice = black_showing & (t.base + t.bonus + _at(t.wool, p) >= BLACK_SHEEP_LIMIT)
+        choice = black_showing & (t.base + t.bonus + t.wool[p] >= BLACK_SHEEP_LIMIT)
         wool = self._gain_wool(t, p)
         forced = _select(black_showing, self._begin_pick(wool, p, NUM_CARDS, True),
                          wool.replace(pos=wool.pos + 1, op=_I32(NEXT)))
@@ -581,27 +571,26 @@ class VolleWolleJax(MeadowJaxEnv):
         players = jnp.arange(n)
         own = t.taker[None, :] == players[:, None]  # (n, S)
         earlier = (t.taker[None, :] == t.taker[:, None]) & (t.tseq[None, :] < t.tseq[:, None])  # (S, S): same taker, before
-        # one-hot selects instead of gathers and scatters (slow per-game loops under vmap on the CPU)
-        hpos = jnp.where(dog, jnp.where(own, g.dog_len[:, None], 0).sum(0) + (earlier & dog[None, :]).sum(1),
-                         jnp.where(own, g.herd_len[:, None], 0).sum(0) + (earlier & sheep[None, :]).sum(1))
-        on = (cards[:, None] == _CARD_IDS[None, :]) & taken[:, None]  # (S, 60): the cards taken
-        moved = on.any(0)
-        loc = jnp.where(moved, jnp.where(on, t.taker[:, None], 0).sum(0), g.loc)
+        taker = jnp.maximum(t.taker, 0)
+        hpos = jnp.where(dog, g.dog_len[taker] + (earlier & dog[None, :]).sum(1),
+                         g.herd_len[taker] + (earlier & sheep[None, :]).sum(1))
+        index = jnp.where(taken, cards, NUM_CARDS)  # out of range: dropped
+        loc = g.loc.at[index].set(t.taker, mode="drop")
         # the bone: its holder is the taker of the last event (the bone card, or a bone-symbol
         # sheep while the bone is held)
         held_before = g.loc[self.t.bone_card] >= 0
         bone_seq = jnp.where(bone, t.tseq, 1 << 20).min()
-        symbol = sheep & _at_each(self.t.bone_symbol, cards) & (held_before | (bone_seq < t.tseq))
+        symbol = sheep & jnp.asarray(self.t.bone_symbol)[cards] & (held_before | (bone_seq < t.tseq))
         event = jnp.where(bone | symbol, t.tseq, -1)
         last = jnp.argmax(event)
-        loc = loc.at[self.t.bone_card].set(jnp.where(event.max() >= 0, _at(t.taker, last), loc[self.t.bone_card]))
+        loc = loc.at[self.t.bone_card].set(jnp.where(event[last] >= 0, t.taker[last], loc[self.t.bone_card]))
         # per player: the sheep taken, the top (last sheep), counts, printed, two lowest whites
         mine = own & sheep[None, :]  # (n, S)
         last_sheep = jnp.argmax(jnp.where(mine, t.tseq[None, :], -1), axis=1)
-        top = jnp.where(mine.any(1), jnp.where(jnp.arange(cards.shape[0]) == last_sheep[:, None], cards[None, :], 0).sum(1), g.top)
+        top = jnp.where(mine.any(1), cards[last_sheep], g.top)
         kinds = jnp.minimum(kind, K007)
         counts = g.counts + (mine[:, :, None] & (kinds[None, :, None] == jnp.arange(4))).sum(1)
-        points = jnp.where(sheep & (kind <= BLACK), _at_each(self.t.points, cards), 0)
+        points = jnp.where(sheep & (kind <= BLACK), jnp.asarray(self.t.points)[cards], 0)
         printed = g.printed + jnp.where(mine, points[None, :], 0).sum(1)
         whites = jnp.where(mine & (kind == WHITE)[None, :], points[None, :], _NONE)  # (n, S)
         candidates = jnp.concatenate([g.low1[:, None], g.low2[:, None], whites], axis=1)
@@ -609,61 +598,39 @@ class VolleWolleJax(MeadowJaxEnv):
         first = jnp.argmin(candidates, axis=1)
         low2 = jnp.where(jnp.arange(candidates.shape[1]) == first[:, None], _NONE, candidates).min(1)
         return g.replace(
-            **turn_fields, loc=loc, hpos=jnp.where(moved, jnp.where(on, hpos[:, None], 0).sum(0), g.hpos),
+            **turn_fields, loc=loc, hpos=g.hpos.at[index].set(hpos, mode="drop"),
             herd_len=g.herd_len + mine.sum(1), dog_len=g.dog_len + (own & dog[None, :]).sum(1), top=top,
             counts=counts, printed=printed, low1=low1, low2=low2)
 
-    def _start_round(self, g: GameState, identity_pile: bool = False) -> GameState:
+    def _start_round(self, g: GameState) -> GameState:
         """VW-6: deal the display (or end the game when the pile is empty). A lazy pile is
         shuffled as it is dealt: before position ``i`` is drawn it swaps with position
         ``(u·(i+1)) >> 24`` (Fisher–Yates from the end, ``u`` = uniform ``_PILE_UNIFORMS + i`` of
-        the init key's stream), which orders the pile uniformly at random, one step at a time.
-
-        The n+1 swaps are not done one after another on the 60 cards (a chain of 60-wide
-        selects and sums): the cards at the positions involved are read once, the swaps are
-        resolved on those few values (a position read at swap k holds what an earlier swap
-        wrote there, else its card), and the pile is written once. ``identity_pile`` (init: the
-        pile is still 0..59 in order) skips the reads."""
+        the init key's stream), which orders the pile uniformly at random, one step at a time."""
         n = self.t.n
-        slots = n + 1
         end = g.replace(pending=_I32(PH_OVER), cur=_I32(-1), attempt=_I32(0), picks=_I32(0),
                         can_claim=jnp.bool_(False))
-        count = jnp.minimum(slots, g.pile_len)
-        k = np.arange(slots)
-        dealt = k < count
-        i = jnp.maximum(g.pile_len - 1 - k, 0)
-        u = stream_at(g.seed, _PILE_UNIFORMS + i)
-        j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
-        if identity_pile:
-            base_i, base_j = i, j
-        else:
-            # one-hot selects, not a gather: under vmap on the CPU a gather is a slow loop
-            hit = jnp.concatenate([i, j])[:, None] == _CARD_IDS[None, :]
-            base = jnp.where(hit, g.pile[None, :], 0).sum(1)
-            base_i, base_j = base[:slots], base[slots:]
-        # swap m (dealt) writes position j[m] (the card that was at i[m]) and position i[m] (the
-        # card drawn); a later swap never reads an i[m] (j <= i, i falls), so it reads an earlier
-        # swap's write only at some j[m]; undealt slots change nothing
-        drawn, moved = [], []
-        for m in range(slots):
-            at_j, at_i = base_j[m], base_i[m]
-            for e in range(m):  # the latest earlier write wins
-                at_j = jnp.where(dealt[e] & (j[e] == j[m]), moved[e], at_j)
-                at_i = jnp.where(dealt[e] & (j[e] == i[m]), moved[e], at_i)
-            drawn.append(at_j)
-            moved.append(at_i)
+        count = jnp.minimum(n + 1, g.pile_len)
         pile = g.pile
-        for m in range(slots):
-            pile = jnp.where(dealt[m] & (_CARD_IDS == j[m]), moved[m], pile)
-        for m in range(slots):
-            pile = jnp.where(dealt[m] & (_CARD_IDS == i[m]), drawn[m], pile)
-        cards = jnp.where(dealt, jnp.stack(drawn), -1).astype(_I32)
-        on = cards[:, None] == _CARD_IDS[None, :]  # (slots, 60); no row for an empty slot
-        loc = jnp.where(on.any(0), _IN_DISPLAY, g.loc)
-        types = jnp.where(dealt, _at_each(self.t.type_of, cards), -1)
+        cards = []
+        for slot in range(n + 1):
+            i = jnp.maximum(g.pile_len - 1 - slot, 0)
+            dealt = slot < count
+            u = stream_at(g.seed, _PILE_UNIFORMS + i)
+            j = jnp.where(g.lazy & dealt, (u * (i + 1)) >> CHANCE_BITS, i)
+            # one-hot selects, not gather/scatter: under vmap on the CPU a scatter is a slow loop
+            drawn = jnp.where(_CARD_IDS == j, pile, 0).sum()
+            other = jnp.where(_CARD_IDS == i, pile, 0).sum()
+            pile = jnp.where(_CARD_IDS == i, drawn, jnp.where(_CARD_IDS == j, other, pile))
+            cards.append(jnp.where(dealt, drawn, -1))
+        cards = jnp.stack(cards).astype(_I32)
+        dealt = cards >= 0
+        safe = jnp.maximum(cards, 0)
+        loc = jnp.where((_CARD_IDS[:, None] == jnp.where(dealt, cards, NUM_CARDS)[None, :]).any(1), _IN_DISPLAY, g.loc)
+        types = jnp.where(dealt, jnp.asarray(self.t.type_of)[safe], -1)
         dealt_types = (types[:, None] == jnp.arange(self.t.type_total.shape[0])).sum(0)
         fresh = g.replace(
-            round=g.round + 1, turns=g.turns + 1, display=cards, dkind=jnp.where(dealt, _at_each(self.t.kind, cards), -1),
+            round=g.round + 1, turns=g.turns + 1, display=cards, dkind=jnp.where(dealt, jnp.asarray(self.t.kind)[safe], -1),
             pile=pile, pile_len=g.pile_len - count, loc=loc, pile_types=g.pile_types - dealt_types,
             bids=jnp.full(n, -1, _I32), revealed=jnp.bool_(False), order=jnp.zeros(n, _I32), pos=_I32(0),
             attempt=_I32(0), kept=_I32(0), dice=jnp.zeros(3, _I32), base=_I32(0), bonus=_I32(0), neg=_I32(0),
@@ -693,7 +660,7 @@ class VolleWolleJax(MeadowJaxEnv):
         n = t.n
         removed = jnp.where(g.low1 < _NONE, g.low1, 0) + jnp.where(g.low2 < _NONE, g.low2, 0)
         dogs = g.dog_len
-        total = (g.printed + _at_each(t.score_370, g.counts[:, 2] % 3) + SCORE_007_SET * (g.counts[:, 3] // 3)
+        total = (g.printed + jnp.asarray(t.score_370)[g.counts[:, 2] % 3] + SCORE_007_SET * (g.counts[:, 3] // 3)
                  + jnp.where(dogs == 1, ONE_DOG, 0) - jnp.where(dogs == 0, removed, 0)
                  + jnp.where((dogs > 0) & (dogs == dogs.max()), MOST_DOGS, 0)
                  + jnp.where(g.loc[t.bone_card] == jnp.arange(n), BONE_PER_DOG * dogs, 0) + g.wool)
@@ -708,7 +675,8 @@ class VolleWolleJax(MeadowJaxEnv):
             (a >= KEEP) & (a < KEEP + 3) & (g.attempt < 3) & (kept_bit == 0))
         black = (a == AVOID_BLACK) | (a == TAKE_BLACK)
         eligible = jnp.where(g.black_only, g.dkind == BLACK, g.display >= 0)
-        pick = jnp.concatenate([jnp.zeros(PICK_SLOT, bool), eligible, jnp.zeros(NUM_ACTIONS - PICK_SLOT - n - 1, bool)])
+        slot = a - PICK_SLOT
+        pick = (slot >= 0) & (slot <= n) & eligible[jnp.clip(slot, 0, n)]
         return jnp.select([g.pending == PH_BID, g.pending == PH_ROLL, g.pending == PH_BLACK, g.pending == PH_PICK],
                           [bid, roll, black, pick], jnp.zeros(NUM_ACTIONS, bool))
 
@@ -733,15 +701,10 @@ class VolleWolleJax(MeadowJaxEnv):
                                           g.black_only.astype(_I32)]), 0).astype(f32),
             jnp.stack([g.supply, g.pile_len, g.round]).astype(f32),
         ])
-        # a one-hot product, not a gather (exact: one nonzero term per entry)
-        slot_cards = jnp.where(g.display >= 0, g.display, NUM_CARDS)[:, None] == np.arange(NUM_CARDS + 1)
-        display = jnp.dot(slot_cards.astype(f32), t.card_features.astype(np.float32),
-                          precision=jax.lax.Precision.HIGHEST).reshape(-1)
+        display = jnp.asarray(t.card_features)[jnp.where(g.display >= 0, g.display, NUM_CARDS)].reshape(-1)
         pile = g.pile_types.astype(f32)
         rows = jnp.concatenate([self._bid_columns(g, player_id), self._card_columns(g)], axis=1)
-        # the observer first, then seats in turn (a one-hot select: a roll by a traced shift is a gather)
-        seat_of_row = (np.arange(n)[:, None] + player_id) % n
-        rows = jnp.where((seat_of_row == np.arange(n))[:, :, None], rows[None, :, :], 0).sum(1).reshape(-1)
+        rows = jnp.roll(rows, -player_id, axis=0).reshape(-1)  # the observer first, then seats in turn
         return jnp.concatenate([head, display, pile, rows])
 
     def _bid_columns(self, g: GameState, seat: jax.Array) -> jax.Array:
@@ -750,9 +713,9 @@ class VolleWolleJax(MeadowJaxEnv):
         f32 = jnp.float32
         players = jnp.arange(n)
         bid = jnp.maximum(g.bids, 0)
-        target = _at_each(self.t.targets, bid)
+        target = jnp.asarray(self.t.targets)[bid]
         is_26 = g.bids == BID_26_PLUS
-        place = jnp.where(g.order[None, :] == players[:, None], players[None, :] + 1, 0).sum(1)  # order's inverse
+        place = jnp.zeros(n, _I32).at[g.order].set(players + 1)
         zero = jnp.zeros(n, _I32)
         # bidding: who has bid (never what), and the observer's own bid
         own = (players == seat) & (g.bids >= 0)
@@ -773,9 +736,9 @@ class VolleWolleJax(MeadowJaxEnv):
         top = jnp.maximum(g.top, 0)
         counts = [g.counts[:, k] for k in (WHITE, BLACK, K370, K007)]
         columns = [
-            has_top, jnp.where(has_top, _at_each(t.points, top), 0),
-            jnp.where(has_top, _at_each(t.modifier, top), 0), has_top & _at_each(t.bone_symbol, top),
-            jnp.where(has_top, _at_each(t.number, top), g.back), g.back, *counts, g.dog_len,
+            has_top, jnp.where(has_top, jnp.asarray(t.points)[top], 0),
+            jnp.where(has_top, jnp.asarray(t.modifier)[top], 0), has_top & jnp.asarray(t.bone_symbol)[top],
+            jnp.where(has_top, jnp.asarray(t.number)[top], g.back), g.back, *counts, g.dog_len,
             g.loc[t.bone_card] == jnp.arange(n), g.wool, self.scores_of(g),
         ]
         return jnp.stack([c.astype(jnp.float32) for c in columns], axis=1)
