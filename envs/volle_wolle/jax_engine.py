@@ -80,7 +80,7 @@ slower (4p 7,157 -> 8,177 ns, 2p 4,860 -> 6,268 ns); in the observation, the dis
 a one-hot product and the seat rotation by a one-hot select instead of ``jnp.roll`` were slower
 still (4p 8,177 -> 13,486 ns). Dealing by resolving the n+1 swaps on the positions involved (one
 read and one write of the 60-card pile instead of a chain of 60-wide selects) was no faster
-(4p 7,157 -> 7,684, 2p 4,860 -> 4,897 ns). The one-hot deal above is kept from session 8.
+(4p 7,157 -> 7,684, 2p 4,860 -> 4,897 ns), so the deal keeps its per-swap one-hot selects.
 
 Chance
 ------
