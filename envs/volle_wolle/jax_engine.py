@@ -72,6 +72,16 @@ chance comes from a hashed counter rather than threefry (:mod:`~meadowzoo.envs.c
 Scores and observation use running totals kept in the state; ``benchmarks/jax_speed.py``
 measures the rest.
 
+Measured and not kept (session 9, CPU time per game-step of the auto_reset random-play step at
+batch 1024, engines compared in one process): replacing the remaining small gathers and scatters
+(the resolve loop's lookups of order, modifier, target, uniforms and wool, the dice update, the
+takes' card arrays, the score table, the mask's pick slots) by one-hot selects made the step
+slower (4p 7,157 -> 8,177 ns, 2p 4,860 -> 6,268 ns); in the observation, the display features by
+a one-hot product and the seat rotation by a one-hot select instead of ``jnp.roll`` were slower
+still (4p 8,177 -> 13,486 ns). Dealing by resolving the n+1 swaps on the positions involved (one
+read and one write of the 60-card pile instead of a chain of 60-wide selects) was no faster
+(4p 7,157 -> 7,684, 2p 4,860 -> 4,897 ns), so the deal keeps its per-swap one-hot selects.
+
 Chance
 ------
 ``init(key)`` deals the betting cards (backs 1..6, one per player) by Fisher–Yates
