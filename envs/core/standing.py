@@ -8,8 +8,10 @@
   ended now, ``scores()``).
 
 One implementation for the AEC envs (:class:`meadowzoo.envs.core.aec.MeadowEnv`), the self-play
-view and tournaments' ``--truncated standing`` (:mod:`meadowzoo.training.tournament`); the JAX
-trainer's ``truncation_scoring`` ranks the JAX engines' ``scores`` the same way.
+view and tournaments' ``--truncated standing`` (:mod:`meadowzoo.training.tournament`). The JAX
+engines take the same option and compute the same standing in JAX (``standing_rewards``, proven
+equal at every decision by :mod:`meadowzoo.envs.core.jax_harness`); the JAX trainer scores cut
+games with it.
 """
 
 from __future__ import annotations
@@ -43,11 +45,3 @@ def standing_places(game: Any) -> list[int]:
 def standing_rewards(game: Any) -> list[float]:
     """Rank rewards (+1 first … −1 last, ties and teams share) of ``game``'s standing now."""
     return rank_rewards(standing_places(game), game.teams())
-
-
-def check_draw_scoring(value: Any) -> None:
-    """For engines that score a cut game only as a draw (the JAX engines; the JAX trainer applies
-    ``"standing"`` itself): accept ``"draw"``, refuse anything else with a ``ValueError``."""
-    if check_truncation_scoring(value) != "draw":
-        raise ValueError(f"truncation_scoring {value!r} is not supported by the JAX engine (only 'draw'); "
-                         "the JAX trainer scores cut games by the standing itself (its truncation_scoring)")

@@ -14,8 +14,9 @@ Options (as the PettingZoo env's)
     ``num_players`` 2–6 (default 4), ``two_runners`` (default True; with 2 players), ``teams``
     (``"2x2"``, ``"3x2"``, ``"2x3"``), ``chain_hare_cards``, ``reshuffle_deck``, ``start_player``,
     ``max_turns`` (default 1500, at most 65536: the progress feature is a table). ``render_mode``
-    and unknown options are refused with a ``ValueError``. The env has no truncation scoring
-    option yet (a truncation gives 0 to everybody, here too).
+    and unknown options are refused with a ``ValueError``. ``truncation_scoring``: a ``max_turns``
+    cut gives 0 to everybody (``"draw"``) or the standing's rank rewards (``"standing"``: the sum
+    of each player's race positions, HUI-15, teams sharing; :meth:`HaseUndIgelJax.standing_rewards`).
 
 Actions and mask
     The PettingZoo env's indices: ``Discrete(70)``, ``Discrete(139)`` with two runners (slot block
@@ -87,7 +88,6 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
-from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
     StreamRandom,
@@ -282,7 +282,6 @@ class HaseUndIgelJax(MeadowJaxEnv):
         if options.get("render_mode") is not None:
             raise ValueError(f"render_mode is not supported by the JAX engine, got {options['render_mode']!r}")
         options.pop("render_mode", None)
-        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         unknown = set(options) - set(self.OPTIONS)
         if unknown:
             raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Hase und Igel JAX engine; "

@@ -13,7 +13,7 @@ apply on CPU and GPU.
 | Actions            | 996 indices, IDENTICAL to the PettingZoo env's (card, discard, moves, panic rams, time tiles) |
 | Observation        | float32 (1036,), IDENTICAL to the PettingZoo env's `observation` for every seat |
 | Legal mask         | bool (996,), the env's `action_mask` of the player to decide (all True once over, as Pgx does) |
-| Rewards            | at the end, by rank (score, then unused card values; ties share): +1 … −1; 0 before; 0 on truncation |
+| Rewards            | at the end, by rank (score, then unused card values; ties share): +1 … −1; 0 before; on a `max_turns` cut 0, or with `truncation_scoring="standing"` the rank rewards of that ranking |
 
 ### State (`State`, a pgx dataclass; every field an int32 array unless noted)
 
@@ -119,7 +119,6 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
-from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
@@ -265,7 +264,6 @@ class HasteBockJax(MeadowJaxEnv):
         self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         return check_options(options)
 
     def reference_env(self):

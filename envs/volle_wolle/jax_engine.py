@@ -15,7 +15,8 @@ Observation           ``state.observation`` (of ``state.current_player``),
                       ``env.observe_player(state, p)``, ``env.observe_all(state)``: float32
                       (22 + 11·(n+1) + T + 20·n,), the PettingZoo env's vector exactly
 Rewards               ``state.rewards`` (n,) float32, at the final step only: by rank
-Options               ``num_players``, ``deck`` (None, a path or a list of 60 card dicts)
+Options               ``num_players``, ``deck`` (None, a path or a list of 60 card dicts),
+                      ``truncation_scoring`` (taken; a game is never cut)
 ====================  ===============================================================
 
 Observation and actions
@@ -110,7 +111,6 @@ import numpy as np
 import pgx.core
 from pgx._src.struct import dataclass
 
-from meadowzoo.envs.core.standing import check_draw_scoring
 from meadowzoo.envs.core.jax_core import (
     CHANCE_BITS,
     MeadowJaxEnv,
@@ -296,7 +296,6 @@ class VolleWolleJax(MeadowJaxEnv):
     game = "volle_wolle"
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        check_draw_scoring(options.pop("truncation_scoring", "draw"))
         unknown = set(options) - {"num_players", "deck"}
         if unknown:
             raise ValueError(f"unsupported option(s) {sorted(unknown)} for the Volle Wolle JAX engine; "
