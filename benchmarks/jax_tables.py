@@ -25,8 +25,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "jax.md"
 README = ROOT / "README.md"
-GAMES = ("volle_wolle", "haste_bock", "hase_und_igel")
-NAMES = {"volle_wolle": "Volle Wolle", "haste_bock": "Haste Bock?", "hase_und_igel": "Hase und Igel"}
+
+
+def jax_games() -> list[str]:
+    """The games with a JAX engine (their plug-ins say so)."""
+    import meadowzoo.jax
+
+    return meadowzoo.jax.available()
+
+
+def title(game: str) -> str:
+    from meadowzoo.envs import plugin
+
+    return plugin(game).title
 
 
 def replace_between(path: Path, marker: str, lines: list[str]) -> None:
@@ -66,7 +77,7 @@ def engine_table(rows: list[dict], command: str) -> list[str]:
              "| × connect four | load |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {NAMES[r['game']]} | {r['players']} | {r['steps']:,.0f} | {r['compile_s']:.1f} | "
+        lines.append(f"| {title(r['game'])} | {r['players']} | {r['steps']:,.0f} | {r['compile_s']:.1f} | "
                      f"{r['raw_env']:,.0f} | **{r['x_raw_env']:.1f}** | {r['connect_four_steps']:,.0f} | "
                      f"**{r['x_connect_four']:.2f}** | {r['load']} |")
     return lines
@@ -91,7 +102,7 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
              "|---|---|---|---|---|---|"]
     for r in rows:
         devices = r["jax"]["devices"].count("CpuDevice") or r["jax"]["devices"]
-        lines.append(f"| {NAMES[r['game']]} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | "
+        lines.append(f"| {title(r['game'])} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | "
                      f"{r['sb3']['steps_per_second']:,.0f} | **{r['ratio']:.1f}×** | {r['load']} |")
     return lines
 
@@ -100,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", action="store_true", help="only the engines' table")
     parser.add_argument("--trainer", action="store_true", help="only the trainer's table")
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--games", nargs="+", default=jax_games(), choices=jax_games())
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine round")
     parser.add_argument("--rounds", type=int, default=2)
