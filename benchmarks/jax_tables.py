@@ -72,7 +72,7 @@ def engine_rows(games, players, seconds: float, rounds: int) -> list[dict]:
 
 def engine_table(rows: list[dict], command: str) -> list[str]:
     lines = [f"`{command}` on {os.cpu_count()} CPU cores, {time.strftime('%Y-%m-%d %H:%M')} "
-             "(batch 1024 split over one CPU device per core; each line one run, load average before → after):", "",
+             "(batch 1024, one program; each line one run, load average before → after):", "",
              "| game | players | JAX steps/s | compile s | raw_env steps/s | × raw_env | connect four steps/s "
              "| × connect four | load |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -124,9 +124,6 @@ def main(argv: list[str] | None = None) -> None:
     command = "python -m benchmarks.jax_tables" + (" " + " ".join(argv) if argv else "")
     out: dict = {}
     if args.engines or both:
-        import meadowzoo.jax
-
-        meadowzoo.jax.use_cpu_devices(os.cpu_count() or 1)  # before anything starts JAX
         out["engines"] = rows = engine_rows(args.games, args.players, args.seconds, args.rounds)
         table = engine_table(rows, command)
         print("\n".join(table))
