@@ -140,6 +140,13 @@ class SelfPlayPPO:
                 (lambda x: x.reshape((-1,) + x.shape[2:])) if name in _SPLIT else (lambda x: x[0]), getattr(host, name))
             for name in _FIELDS})
 
+    def host_metrics(self, metrics: dict) -> dict[str, float]:
+        """An update's metrics as host floats. With ``devices`` > 1 every device holds the same
+        figures (games and losses are gathered before they are reported), so the first copy is taken."""
+        host = jax.device_get(metrics)
+        return {name: float(np.asarray(value).reshape(-1)[0] if self.devices > 1 else value)
+                for name, value in host.items()}
+
     def scattered(self, runner: Runner) -> Runner:
         """The device form of an ordinary runner: each device's share of the games, a copy of the rest."""
         if self.devices == 1:

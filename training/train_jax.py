@@ -137,12 +137,6 @@ def export(path: Path, trainer, runner, args, config, steps: int) -> Path:
                            note=f"train_jax seed {args.seed}, {steps} learner steps")
 
 
-def host_metrics(metrics: dict) -> dict[str, float]:
-    import jax
-
-    return {name: float(value) for name, value in jax.device_get(metrics).items()}
-
-
 def crossed(steps: int, done: int, every: int) -> bool:
     """Whether the update that went from ``steps - done`` to ``steps`` learner steps passed a multiple of ``every``."""
     return steps // every > (steps - done) // every
@@ -191,7 +185,7 @@ def main(argv=None) -> dict:
     metrics: dict[str, float] = {}
     while steps < target:
         runner, device_metrics = trainer.update(runner)
-        metrics = host_metrics(device_metrics)
+        metrics = trainer.host_metrics(device_metrics)
         steps += per_update
         state["wall_seconds"] = round(time.time() - started, 2)
         bar.update(per_update)

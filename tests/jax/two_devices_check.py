@@ -81,4 +81,15 @@ except ValueError as error:
     assert "opponent_slots × devices" in str(error), error
 else:
     sys.exit("num_envs 12 over 2 devices × 4 slots was accepted")
+# the command line with --devices 2: a short run to its end (metrics reach the host, the policy exports)
+from meadowzoo.training import train_jax  # noqa: E402
+
+with tempfile.TemporaryDirectory() as folder:
+    final = train_jax.main(["--game", "volle_wolle", "--players", "2", "--devices", "2", "--timesteps", "700",
+                            "--num-envs", "16", "--num-steps", "24", "--num-minibatches", "2", "--opponent-slots", "4",
+                            "--population", "4", "--ladder", "random", "--eval-games", "2", "--eval-every", "100000", "--checkpoint-every", "100000",
+                            "--quiet", "--out", folder])
+    assert final["timesteps"] == 768, final["timesteps"]
+    assert np.isfinite(final["last_metrics"]["policy_loss"]), final["last_metrics"]
+print("command line on two devices")
 print("ok")
