@@ -94,6 +94,7 @@ from meadowzoo.envs.core.jax_core import (
     CHANCE_BITS,
     chance_stream,
     host_stream,
+    stream_int,
 )
 from meadowzoo.envs.hase_und_igel import data, env as pz_env, rules
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, OVER, STUCK, check_config, start_holdings
@@ -172,13 +173,15 @@ class State(pgx.core.State):
 
 def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> tuple[jax.Array, jax.Array]:
     """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
-    HUI-6). The harness feeds the same outcome to the reference engine."""
-    deck_key, seat_key = jax.random.split(key)
-    # the core's permutation(deck_key, 12) (the same Fisher–Yates on the same uniforms), with
-    # selects in place of its scatters
-    cards = _gather(DECK, reshuffle_order(chance_stream(deck_key, NUM_CARDS - 1), NUM_CARDS))
+    HUI-6), from the first ``NUM_CARDS`` uniforms of ``key``'s chance stream: Fisher–Yates on
+    ``NUM_CARDS - 1`` of them (the core's ``permutation(key, 12)``, with selects in place of its
+    scatters), the start seat from the last. The harness feeds the outcome to the reference
+    engine through the state. No ``jax.random`` here: ``init`` runs at every step of a batch under
+    Pgx's ``auto_reset``, and threefry's split and randint cost more than the rest of the deal."""
+    uniforms = chance_stream(key, NUM_CARDS)
+    cards = _gather(DECK, reshuffle_order(uniforms[:NUM_CARDS - 1], NUM_CARDS))
     if start_player is None:
-        start = jax.random.randint(seat_key, (), 0, num_players, dtype=jnp.int32)
+        start = stream_int(uniforms[NUM_CARDS - 1], num_players)
     else:
         start = jnp.int32(start_player)
     return cards, start
