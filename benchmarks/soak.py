@@ -8,7 +8,7 @@ Game ``i`` plays configuration ``i % len(configurations())`` with env seed ``see
 and random legal actions drawn from a generator seeded the same way, so a run is reproducible
 whatever ``--processes``: uniform among the legal actions, except in Hase und Igel, whose uniform
 random runners hoard carrots and never finish (every game would truncate after 1,500 turns):
-there the tests' ``racing_random`` driver plays (uniform 30% of the time, else towards the Goal).
+there the ``racing_random`` driver (:mod:`meadowzoo.envs.hase_und_igel.drivers`) plays (uniform 30% of the time, else towards the Goal).
 At every step:
 
 * the agent to move is in ``agents``, is neither terminated nor truncated, and ``agents``,
@@ -44,7 +44,7 @@ import numpy as np
 import meadowzoo  # noqa: F401  (registers the games)
 from meadowzoo.envs.core.rewards import rank_rewards
 from meadowzoo.envs.registry import GAMES, game_module, plugin
-from tests.hase_und_igel.policies import racing_random
+from meadowzoo.envs.hase_und_igel.drivers import racing_random
 
 #: the main variants besides every player count (label, game, options)
 VARIANTS: tuple[tuple[str, str, dict], ...] = (
