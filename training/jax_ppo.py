@@ -87,6 +87,13 @@ _FIELDS = ("params", "opt_state", "games", "seat", "decisions", "population", "k
 _SPLIT = ("games", "seat", "decisions")
 
 
+def _map_fields(runner: Runner, split, copy) -> Runner:
+    """``runner`` with ``split`` applied to every leaf of the per-game fields (:data:`_SPLIT`)
+    and ``copy`` to every leaf of the others: between the ordinary and the device form."""
+    return runner.replace(**{name: jax.tree_util.tree_map(split if name in _SPLIT else copy, getattr(runner, name))
+                             for name in _FIELDS})
+
+
 class SelfPlayPPO:
     def __init__(self, env, config: JaxTrainConfig) -> None:
         self.env, self.config = env, config
@@ -134,11 +141,7 @@ class SelfPlayPPO:
         rest; numpy leaves on the host)."""
         if self.devices == 1:
             return runner
-        host = jax.device_get(runner)
-        return host.replace(**{
-            name: jax.tree_util.tree_map(
-                (lambda x: x.reshape((-1,) + x.shape[2:])) if name in _SPLIT else (lambda x: x[0]), getattr(host, name))
-            for name in _FIELDS})
+        return _map_fields(jax.device_get(runner), split=lambda x: x.reshape((-1,) + x.shape[2:]), copy=lambda x: x[0])
 
     def host_metrics(self, metrics: dict) -> dict[str, float]:
         """An update's metrics as host floats. With ``devices`` > 1 every device holds the same
@@ -152,12 +155,8 @@ class SelfPlayPPO:
         if self.devices == 1:
             return runner
         d = self.devices
-        host = jax.device_get(runner)
-        return self._place(host.replace(**{
-            name: jax.tree_util.tree_map(
-                (lambda x: x.reshape((d, -1) + x.shape[1:])) if name in _SPLIT
-                else (lambda x: np.broadcast_to(x, (d,) + np.shape(x))), getattr(host, name))
-            for name in _FIELDS}))
+        return self._place(_map_fields(jax.device_get(runner), split=lambda x: x.reshape((d, -1) + x.shape[1:]),
+                                       copy=lambda x: np.broadcast_to(x, (d,) + np.shape(x))))
 
     # ---- games ----------------------------------------------------------------------------------
     def _new_games(self, key: jax.Array, count: int | None = None):
