@@ -199,12 +199,33 @@ class StreamRandom:
         x[:] = [x[i] for i in order]
 
 
-def host_stream(key: jax.Array, size: int) -> np.ndarray:
-    """:func:`chance_stream` on the host (numpy), for :class:`StreamRandom`."""
-    return np.asarray(_host_stream(key, size))
+def host_stream(key, size: int) -> np.ndarray:
+    """:func:`chance_stream` computed on the host in numpy (int64), for :class:`StreamRandom`:
+    the same uint32 arithmetic, no JAX dispatch (the differential harness feeds the reference
+    engine at every decision). ``key``: a raw key (``uint32[2]``, JAX or numpy) or a typed one."""
+    if jnp.issubdtype(getattr(key, "dtype", np.uint32), jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    words = np.asarray(key, dtype=np.uint32).reshape(-1)
+    seed = _np_mix32(words[0] ^ _np_mix32(words[-1] ^ np.uint32(0x5BD1E995)))
+    return host_stream_at(seed, np.arange(size))
 
 
-_host_stream = jax.jit(chance_stream, static_argnums=1)
+def host_stream_at(seed, index) -> np.ndarray:
+    """:func:`stream_at` on the host (numpy, int64): uniforms ``index`` of the stream of ``seed``."""
+    with np.errstate(over="ignore"):  # uint32 arithmetic wraps, as on the device
+        z = np.uint32(seed) + (np.asarray(index).astype(np.uint32) + np.uint32(1)) * np.uint32(_GOLDEN)
+    return (_np_mix32(z) >> np.uint32(32 - CHANCE_BITS)).astype(np.int64)
+
+
+def _np_mix32(x: np.ndarray) -> np.ndarray:
+    """:func:`_mix32` in numpy (uint32, wrapping multiplication)."""
+    x = np.asarray(x, dtype=np.uint32)
+    with np.errstate(over="ignore"):  # uint32 multiplication wraps, as on the device
+        x = x ^ (x >> np.uint32(16))
+        x = x * np.uint32(0x85EBCA6B)
+        x = x ^ (x >> np.uint32(13))
+        x = x * np.uint32(0xC2B2AE35)
+        return x ^ (x >> np.uint32(16))
 
 
 # ---- rewards ----------------------------------------------------------------------------------------

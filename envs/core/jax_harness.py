@@ -4,7 +4,10 @@
 ``policy``) on both engines in lockstep, with the same chance outcomes (drawn by the JAX engine and fed to the reference, see
 :mod:`meadowzoo.envs.core.jax_core`), one game at a time through the jitted ``init`` and ``step``
 (unbatched: a program compiles in a third of the time of its ``vmap``-ed twin, and ``vmap`` of a
-pure function computes the same; :func:`check_batched` proves that separately). At every
+pure function computes the same; :func:`check_batched` proves that separately). The state stays
+on the device between decisions; what the host compares comes back packed, one array per dtype
+(:class:`Packer`), and the reference's chance is computed in numpy (``host_stream``): Python
+overhead per transfer and per dispatch, not the engines, set the pace of a run. At every
 decision it compares
 
 * whose turn it is, whether the game is over and whether ``max_turns`` truncated it,
@@ -63,13 +66,47 @@ class Compiled:
     each return the state and every player's observation (one program, one call per decision),
     ``standing(state)`` the engine's ``standing_rewards``;
     ``batched_init(keys)`` and ``batched_step(states, actions, keys)`` are ``jit(vmap(...))`` of
-    the engine's own ``init`` and ``step`` (:func:`check_batched`; tests share them)."""
+    the engine's own ``init`` and ``step`` (:func:`check_batched`; tests share them).
+    ``play_init(key)`` and ``play_step(state, action, key)`` are what :func:`run_differential`
+    calls: the state stays on the device, the step key is split inside, and what the host
+    compares comes back packed (:class:`Packer`)."""
 
     init: object
     step: object
     standing: object
     batched_init: object
     batched_step: object
+    play_init: object = None
+    play_step: object = None
+    packer: "Packer" = None
+
+
+class Packer:
+    """Ships a pytree from the device as one flat array per dtype, and rebuilds it on the host
+    (numpy leaves, as ``jax.device_get`` gives): a transfer costs Python overhead per array, and
+    a state has dozens of small leaves, fetched at every decision."""
+
+    def __init__(self, shapes) -> None:
+        leaves, self.treedef = jax.tree_util.tree_flatten(shapes)
+        self.dtypes = sorted({np.dtype(leaf.dtype).str for leaf in leaves})
+        fill = dict.fromkeys(self.dtypes, 0)
+        self.slots = []  # per leaf: (dtype group, start, end, shape)
+        for leaf in leaves:
+            group, size = np.dtype(leaf.dtype).str, int(np.prod(leaf.shape, dtype=np.int64))
+            self.slots.append((self.dtypes.index(group), fill[group], fill[group] + size, tuple(leaf.shape)))
+            fill[group] += size
+
+    def pack(self, tree) -> tuple:
+        """(traced) one 1-D array per dtype."""
+        groups = [[] for _ in self.dtypes]
+        for leaf, (group, *_) in zip(jax.tree_util.tree_leaves(tree), self.slots, strict=True):
+            groups[group].append(jnp.reshape(leaf, (-1,)))
+        return tuple(jnp.concatenate(group) for group in groups)
+
+    def unpack(self, buffers):
+        buffers = [np.asarray(buffer) for buffer in buffers]
+        return jax.tree_util.tree_unflatten(
+            self.treedef, [buffers[group][start:end].reshape(shape) for group, start, end, shape in self.slots])
 
 
 _COMPILED: dict[int, tuple[MeadowJaxEnv, Compiled]] = {}
@@ -88,10 +125,27 @@ def compiled(env: MeadowJaxEnv) -> Compiled:
             state = env.step(state, action, key)
             return state, env.observe_all(state)
 
+        def seen(state, step_key):  # what the host compares after a decision
+            return state, env.observe_all(state), env.standing_rewards(state), jax.random.key_data(step_key)
+
+        packer = Packer(jax.eval_shape(seen, jax.eval_shape(env.init, jax.random.PRNGKey(0)), jax.random.PRNGKey(0)))
+
+        def play_init(key):
+            key, init_key = jax.random.split(key)
+            state = env.init(init_key)
+            return state, key, packer.pack(seen(state, init_key))
+
+        def play_step(state, action, key):
+            key, step_key = jax.random.split(key)
+            state = env.step(state, action, step_key)
+            return state, key, packer.pack(seen(state, step_key))
+
         entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step),
                                                     standing=jax.jit(env.standing_rewards),
                                                     batched_init=jax.jit(jax.vmap(env.init)),
-                                                    batched_step=jax.jit(jax.vmap(env.step))))
+                                                    batched_step=jax.jit(jax.vmap(env.step)),
+                                                    play_init=jax.jit(play_init), play_step=jax.jit(play_step),
+                                                    packer=packer))
     return entry[1]
 
 
@@ -199,15 +253,14 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None
     policy = uniform_random if policy is None else policy
     for game_index in range(games):
         key = jax.random.fold_in(jax.random.PRNGKey(seed), game_index)
-        key, init_key = jax.random.split(key)
-        state, observations = jax.device_get(functions.init(init_key))
+        device_state, key, packed = functions.play_init(key)
+        state, observations, standing, _ = functions.packer.unpack(packed)
         ref = env.reference_env()
         ref.reset(seed=0)
         ref.restore(env.to_snapshot(state))
         for decision in range(_MAX_DECISIONS):
             where = f"game {game_index} (seed {seed}), decision {decision}"
-            standing = np.asarray(functions.standing(state))
-            figures.observations += _compare_decision(env, state, np.asarray(observations), ref, where, standing)
+            figures.observations += _compare_decision(env, state, observations, ref, where, standing)
             figures.decisions += 1
             if on_state is not None:
                 on_state(state, ref)
@@ -216,8 +269,9 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None
                 figures.truncated += bool(state.truncated)
                 break
             action = int(policy(ref, choose))
-            key, step_key = jax.random.split(key)
-            state, observations = jax.device_get(functions.step(state, jnp.int32(action), step_key))
+            # the step key is split from the game's key inside the program and comes back with the state
+            device_state, key, packed = functions.play_step(device_state, np.int32(action), key)
+            state, observations, standing, step_key = functions.packer.unpack(packed)
             env.feed_chance(ref.game, step_key)
             ref.step(action)
         else:

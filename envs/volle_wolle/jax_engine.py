@@ -117,6 +117,7 @@ from meadowzoo.envs.core.jax_core import (
     StreamRandom,
     chance_stream,
     host_stream,
+    host_stream_at,
     rank_rewards,
     stream_at,
     stream_int,
@@ -643,7 +644,7 @@ class VolleWolleJax(MeadowJaxEnv):
         size = int(g.pile_len)
         pile = np.asarray(g.pile)[:size].copy()
         if bool(g.lazy):
-            u = np.asarray(stream_at(jnp.uint32(g.seed), _PILE_UNIFORMS + jnp.arange(NUM_CARDS)))
+            u = host_stream_at(g.seed, _PILE_UNIFORMS + np.arange(NUM_CARDS))
             for i in range(size - 1, 0, -1):
                 j = (int(u[i]) * (i + 1)) >> CHANCE_BITS
                 pile[i], pile[j] = pile[j], pile[i]

@@ -175,6 +175,24 @@ def test_dice_and_shuffles_agree_with_the_reference_side():
             fed.random()
 
 
+def test_host_stream_is_the_engines_stream():
+    """The reference side's stream (numpy, on the host) is the engines' ``chance_stream``,
+    uniform for uniform, for raw and typed keys."""
+    from meadowzoo.envs.core import jax_core
+
+    for seed in (0, 9, 2**31 - 1):
+        key = jax.random.fold_in(jax.random.PRNGKey(seed), 7)
+        expected = np.asarray(jax_core.chance_stream(key, 50))
+        assert np.array_equal(jax_core.host_stream(key, 50), expected)
+        assert np.array_equal(jax_core.host_stream(np.asarray(key), 50), expected)
+        typed = jax.random.wrap_key_data(key)
+        assert np.array_equal(jax_core.host_stream(typed, 50), np.asarray(jax_core.chance_stream(typed, 50)))
+    assert len(set(jax_core.host_stream(jax.random.PRNGKey(1), 1000).tolist())) > 990  # no short cycle
+    index = np.array([0, 5, 1000, 2**31])
+    assert np.array_equal(jax_core.host_stream_at(np.uint32(12345), index),
+                          np.asarray(jax_core.stream_at(jnp.uint32(12345), jnp.asarray(index, jnp.uint32))))
+
+
 def test_faces_cover_every_side():
     from meadowzoo.envs.core import jax_core
 
