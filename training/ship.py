@@ -2,7 +2,7 @@
 
     python -m meadowzoo.training.ship runs/vw2_bc agents/trained/volle_wolle_2p
 
-writes ``<dest>.pt`` (the run's ``policy.pt``) and ``<dest>.json``: the exact training command,
+writes ``<dest>.pt`` (the run's ``policy.pt``; a compiled JAX run's ``policy.npz`` as ``<dest>.npz``) and ``<dest>.json``: the exact training command,
 seed, timesteps, wall time and cores, the imitation warm start if any, and the run's final ladder
 scores, and the ``sha256`` of the ``.pt`` file, which every load checks.
 ``meadowzoo.training.results`` shows that record next to every tournament table the policy plays in.
@@ -59,22 +59,47 @@ def training_record(run: Path) -> dict:
     }
 
 
+def jax_training_record(run: Path) -> dict:
+    """The record of a :mod:`meadowzoo.training.train_jax` run (its ``final.json``): every
+    command that worked on it, the settings, steps, wall time and the ladder evaluations."""
+    final = json.loads((run / "final.json").read_text())
+    commands = ["python -m meadowzoo.training.train_jax " + " ".join(argv) for argv in final["argv"]]
+    return {
+        "command": commands[-1],
+        "invocations": commands,
+        "kind": "from-scratch",  # compiled self-play: no imitation, no advice, no heuristic in the input
+        "game": final["game"],
+        "players": final["players"],
+        "seed": final["seed"],
+        "config": final["config"],
+        "timesteps": final["timesteps"],
+        "wall_seconds": final["wall_seconds"],
+        "cores": os.cpu_count(),
+        "evaluations": final["evaluations"],
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Copy a run's policy and its training record into the repo.")
     parser.add_argument("run", type=Path)
     parser.add_argument("dest", type=Path, help="destination without suffix, e.g. agents/trained/volle_wolle_2p")
     args = parser.parse_args(argv)
     args.dest.parent.mkdir(parents=True, exist_ok=True)
+    suffix = ".pt"
     if (args.run / "value.pt").exists():  # an afterstate value for the lookahead player
         shutil.copyfile(args.run / "value.pt", args.dest.with_suffix(".pt"))
         record = json.loads((args.run / "value.json").read_text())
+    elif (args.run / "policy.npz").exists():  # a network of the compiled JAX trainer (plays without JAX)
+        suffix = ".npz"
+        shutil.copyfile(args.run / "policy.npz", args.dest.with_suffix(suffix))
+        record = jax_training_record(args.run)
     else:
         shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
         record = training_record(args.run)
     # checked whenever the shipped file is loaded (meadowzoo.agents.shipped.verify_recorded_sha256)
-    record["sha256"] = file_sha256(args.dest.with_suffix(".pt"))
+    record["sha256"] = file_sha256(args.dest.with_suffix(suffix))
     args.dest.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
-    print(f"shipped {args.dest.with_suffix('.pt')} and {args.dest.with_suffix('.json')}")
+    print(f"shipped {args.dest.with_suffix(suffix)} and {args.dest.with_suffix('.json')}")
 
 
 if __name__ == "__main__":
