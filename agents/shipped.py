@@ -32,8 +32,8 @@ def resolve_agent_file(path: str | Path) -> Path:
 
 
 def shipped_files() -> list[Path]:
-    """Every shipped weights file (``*.pt``)."""
-    return sorted(TRAINED.glob("*.pt"))
+    """Every shipped weights file (``*.pt``; ``*.npz``: networks of the compiled JAX trainer)."""
+    return sorted([*TRAINED.glob("*.pt"), *TRAINED.glob("*.npz")])
 
 
 def file_sha256(path: str | Path) -> str:

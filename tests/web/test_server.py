@@ -265,3 +265,16 @@ def test_agents_only_games_play_to_the_end_and_old_finished_games_are_forgotten(
         assert status == 200 and {g["id"] for g in listed["games"]} == set(app.games)
         spectator = call(base, "GET", f"/api/games/{created[-1]}")[1]
         assert spectator["over"] and spectator["seat"] is None and spectator["legal"] == []
+
+
+def test_shipped_agents_are_offered_with_their_player_count():
+    """Every shipped agent file of a game is offered, with the player count of its name and the
+    agent kind its record gives (a from-scratch network plays sampled, as it was trained)."""
+    from meadowzoo.training.web.server import agent_choices
+
+    offered = {choice["spec"]: choice["players"] for choice in agent_choices("volle_wolle")}
+    assert offered["policy:agents/trained/volle_wolle_2p.pt"] == 2
+    assert offered["sampled:agents/trained/volle_wolle_2p_scratch.npz"] == 2
+    assert offered["random"] is None
+    assert not any("haste_bock" in spec for spec in offered)
+    assert {c["spec"]: c["players"] for c in agent_choices("haste_bock")}["lookahead:agents/trained/haste_bock_4p.pt"] == 4

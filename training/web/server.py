@@ -28,6 +28,7 @@ their own thread (:mod:`meadowzoo.training.web.session`), so games never wait fo
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -58,14 +59,14 @@ def agent_choices(game: str) -> list[dict]:
     the player count they were made for)."""
     choices = [{"spec": HUMAN, "players": None}]
     choices += [{"spec": name, "players": None} for name in ("random", "greedy", "strong", "mcts:200")]
-    for path in shipped_files():
-        stem = path.stem
-        if not stem.startswith(game + "_") or not stem.endswith("p"):
+    for path in shipped_files():  # named <game>_<players>p[_<variant>]
+        found = re.fullmatch(re.escape(game) + r"_(\d+)p(_\w+)?", path.stem)
+        if not found:
             continue
         meta = path.with_suffix(".json")
         kind = json.loads(meta.read_text()).get("kind") if meta.exists() else None
-        name = "lookahead" if kind == "afterstate-value" else "policy"
-        choices.append({"spec": f"{name}:agents/trained/{path.name}", "players": int(stem[len(game) + 1:-1])})
+        name = {"afterstate-value": "lookahead", "from-scratch": "sampled"}.get(kind, "policy")
+        choices.append({"spec": f"{name}:agents/trained/{path.name}", "players": int(found.group(1))})
     return choices
 
 
