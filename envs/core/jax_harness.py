@@ -63,8 +63,7 @@ class Figures:
 @dataclass(frozen=True)
 class Compiled:
     """An engine's jitted functions (unbatched): ``init(key)`` and ``step(state, action, key)``
-    each return the state and every player's observation (one program, one call per decision),
-    ``standing(state)`` the engine's ``standing_rewards``;
+    each return the state and every player's observation;
     ``batched_init(keys)`` and ``batched_step(states, actions, keys)`` are ``jit(vmap(...))`` of
     the engine's own ``init`` and ``step`` (:func:`check_batched`; tests share them).
     ``play_init(key)`` and ``play_step(state, action, key)`` are what :func:`run_differential`
@@ -73,12 +72,11 @@ class Compiled:
 
     init: object
     step: object
-    standing: object
     batched_init: object
     batched_step: object
-    play_init: object = None
-    play_step: object = None
-    packer: "Packer" = None
+    play_init: object
+    play_step: object
+    packer: "Packer"
 
 
 class Packer:
@@ -141,7 +139,6 @@ def compiled(env: MeadowJaxEnv) -> Compiled:
             return state, key, packer.pack(seen(state, step_key))
 
         entry = _COMPILED[id(env)] = (env, Compiled(init=jax.jit(init), step=jax.jit(step),
-                                                    standing=jax.jit(env.standing_rewards),
                                                     batched_init=jax.jit(jax.vmap(env.init)),
                                                     batched_step=jax.jit(jax.vmap(env.step)),
                                                     play_init=jax.jit(play_init), play_step=jax.jit(play_step),

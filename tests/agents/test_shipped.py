@@ -11,6 +11,19 @@ from meadowzoo.envs import game_module
 TRAINED = Path(__file__).resolve().parents[2] / "agents" / "trained"
 
 
+def plays_legal_moves(agent, game: str, players: int, seed: int, moves: int) -> None:
+    """``agent`` takes every seat of a seeded game for up to ``moves`` decisions; each must be legal."""
+    env = game_module(game).raw_env(num_players=players)
+    env.reset(seed=seed)
+    for _ in range(moves):
+        seat = env.agent_selection
+        if env.terminations[seat] or env.truncations[seat]:
+            break
+        action = agent.act(env, seat)
+        assert action in env.legal_actions()
+        env.step(action)
+
+
 def test_every_shipped_agent_loads_and_plays_legal_moves():
     """A policy file plays as ``policy:<file>``; an afterstate value file (the Haste Bock? 4-player
     agent) as ``lookahead:<file>``; each carries the record of the command that made it."""
@@ -29,16 +42,7 @@ def test_every_shipped_agent_loads_and_plays_legal_moves():
             game, players = payload["game"], payload["env_options"]["num_players"]
             assert record["command"].startswith("python -m meadowzoo.training.train") and record["timesteps"] > 0
             spec = f"policy:{path}"
-        env = game_module(game).raw_env(num_players=players)
-        env.reset(seed=1)
-        agent = make_agent(spec, game)
-        for _ in range(40):
-            seat = env.agent_selection
-            if env.terminations[seat] or env.truncations[seat]:
-                break
-            action = agent.act(env, seat)
-            assert action in env.legal_actions()
-            env.step(action)
+        plays_legal_moves(make_agent(spec, game), game, players, seed=1, moves=40)
 
 
 def test_every_shipped_from_scratch_network_plays_without_jax_and_carries_its_record():
@@ -57,16 +61,8 @@ def test_every_shipped_from_scratch_network_plays_without_jax_and_carries_its_re
         assert record["kind"] == "from-scratch" and record["timesteps"] > 0
         assert record["command"].startswith("python -m meadowzoo.training.train_jax")
         for mode in ("policy", "sampled"):
-            env = game_module(record["game"]).raw_env(num_players=record["players"])
-            env.reset(seed=2)
             agent = make_agent(f"{mode}:{path}", record["game"], seed=0)
-            for _ in range(60):
-                seat = env.agent_selection
-                if env.terminations[seat] or env.truncations[seat]:
-                    break
-                action = agent.act(env, seat)
-                assert action in env.legal_actions()
-                env.step(action)
+            plays_legal_moves(agent, record["game"], record["players"], seed=2, moves=60)
         with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / path.name
             shutil.copyfile(path, copy)
