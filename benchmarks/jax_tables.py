@@ -98,11 +98,12 @@ def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
 def trainer_table(rows: list[dict], command: str) -> list[str]:
     lines = [f"`{command}` pinned to 2 cores, {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
              "run; load average before → after):", "",
-             "| game | compiled trainer learner steps/s | devices | SB3 learner steps/s | ratio | load |",
-             "|---|---|---|---|---|---|"]
+             "| game | compiled trainer learner steps/s | devices | passes per step | SB3 learner steps/s | ratio | load |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         devices = r["jax"]["devices"].count("CpuDevice") or r["jax"]["devices"]
-        lines.append(f"| {title(r['game'])} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | "
+        passes = r["jax"].get("passes_per_step", 0) or "no cap"
+        lines.append(f"| {title(r['game'])} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | {passes} | "
                      f"{r['sb3']['steps_per_second']:,.0f} | **{r['ratio']:.1f}×** | {r['load']} |")
     return lines
 

@@ -58,14 +58,17 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
     jax.block_until_ready(metrics)
     compile_seconds = time.time() - start
     start, cpu = time.time(), time.process_time()
+    counted = []  # the learner's decisions of each update (fewer than steps_per_update with a pass cap)
     for _ in range(updates):
         runner, metrics = trainer.update(runner)
+        counted.append(metrics["learner_steps"])
     jax.block_until_ready((runner, metrics))
     seconds = time.time() - start
-    steps = updates * config.steps_per_update
+    steps = int(sum(int(trainer.host_metrics({"n": n})["n"]) for n in counted))
     return {"learner_steps": steps, "seconds": round(seconds, 2), "cpu_seconds": round(time.process_time() - cpu, 2),
             "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
             "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
+            "passes_per_step": config.passes_per_step,
             "hidden": list(config.hidden), "backend": jax.default_backend(), "devices": str(jax.devices())}
 
 

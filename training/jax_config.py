@@ -4,9 +4,10 @@ Every field is a PPO hyperparameter, a setting of the opponent population or of 
 compiled update. :data:`JAX_CONFIGS` is the per-game table (small on purpose: it is meant to move
 into the game plug-ins, ``envs/<game>/plugin.py``); command-line flags override single fields.
 
-Sizes: one update plays ``num_envs × num_steps`` learner decisions (the learner's own moves; the
-opponents' moves in between are not counted), then runs ``update_epochs`` passes of
-``num_minibatches`` minibatches over them.
+Sizes: one update plays ``num_steps`` learner steps in each of ``num_envs`` games (a learner step: the
+learner's own move and the opponents' moves until its next turn; with ``passes_per_step`` some are
+spent on opponents' moves only and are not learner decisions), then runs ``update_epochs`` passes
+of ``num_minibatches`` minibatches over them.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ class JaxTrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    # moves per learner step: each game plays its learner's move (or, where an opponent is to move,
+    # that opponent's), then opponents' moves until it is the learner's turn again, at most this many
+    # moves in all (0: no cap). Under vmap every pass costs the whole batch, so without a cap a learner
+    # step costs as many passes as the batch's longest run of opponent moves; a game stopped by the cap
+    # goes on with its opponents in the next learner step, which is then not one of its learner's
+    # (left out of the loss, its rewards carried to the learner's previous step)
+    passes_per_step: int = 0
     # opponent population (frozen snapshots of the learner, Elo-rated)
     population: int = 8  # capacity; the lowest-rated member is replaced when full
     opponent_slots: int = 8  # opponents per update: the games split into this many equal runs (per device), one per slot
@@ -75,6 +83,8 @@ class JaxTrainConfig:
             raise ValueError(f"truncation_scoring must be one of {TRUNCATION_SCORING}, got {self.truncation_scoring!r}")
         if not isinstance(self.anneal_timesteps, int) or self.anneal_timesteps < 0:
             raise ValueError(f"anneal_timesteps must be an integer >= 0 (0: constant learning rate), got {self.anneal_timesteps!r}")
+        if not isinstance(self.passes_per_step, int) or self.passes_per_step < 0:
+            raise ValueError(f"passes_per_step must be an integer >= 0 (0: no cap), got {self.passes_per_step!r}")
         if self.max_game_decisions < 0:
             raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
         if not 0.5 <= self.snapshot_threshold <= 1.0:
@@ -84,6 +94,8 @@ class JaxTrainConfig:
 
     @property
     def steps_per_update(self) -> int:
+        """Learner steps of one update (its learner decisions when ``passes_per_step`` is 0; with a
+        cap, fewer, counted by the update's ``learner_steps`` metric)."""
         return self.num_envs * self.num_steps
 
     def as_dict(self) -> dict:

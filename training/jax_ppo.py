@@ -28,6 +28,17 @@ the engine truncates them; a cut game is scored as a draw (0) or by the standing
 (``truncation_scoring="standing"``: the engine's ``standing_rewards``, the PettingZoo env's
 standing at a cut).
 
+The pass cap (``passes_per_step``). Under ``vmap`` every pass of that loop costs the whole batch,
+so without a cap one learner step costs as many passes as the longest run of opponent moves in
+any of the ``num_envs`` games (Haste Bock? 2p: 5 passes, though most learner moves are followed
+by none). With a cap of ``k``, each game makes at most ``k`` moves per learner step: its learner's
+(or, where the cap stopped it at an opponent's turn before, that opponent's), then opponents'. A
+step in which a game's learner did not move is not a learner decision: it is left out of the loss
+and of the ``learner_steps`` count, and what it brought (rewards, the game's end) joins the
+learner's previous step (:func:`gae_with_gaps`). After the rollout the games the cap left at an
+opponent's turn play on, uncapped, to their learner's turn, so that every update starts with every
+game at it. With a cap, ``anneal_timesteps`` anneals by the learner steps counted so far.
+
 Devices
 -------
 With ``devices`` > 1 (settings; on the CPU one device per core, :func:`meadowzoo.jax.use_cpu_devices`)
@@ -71,6 +82,7 @@ class Runner:
     population: jax_population.Population
     key: jax.Array
     updates: jax.Array  # () int32
+    learner_steps: jax.Array  # () int32: the learner's decisions so far (all devices)
 
 
 def _select(mask: jax.Array, new, old):
@@ -83,7 +95,7 @@ def _select(mask: jax.Array, new, old):
 #: the pmap axis of a data-parallel update
 AXIS = "devices"
 #: the runner's fields, and those split over the devices (the rest is copied to each)
-_FIELDS = ("params", "opt_state", "games", "seat", "decisions", "population", "key", "updates")
+_FIELDS = ("params", "opt_state", "games", "seat", "decisions", "population", "key", "updates", "learner_steps")
 _SPLIT = ("games", "seat", "decisions")
 
 
@@ -127,7 +139,7 @@ class SelfPlayPPO:
         optimizer steps of that many learner steps (late, small steps keep a self-play policy from
         drifting away from what it learnt)."""
         cfg = self.config
-        if not cfg.anneal_timesteps:
+        if not cfg.anneal_timesteps or cfg.passes_per_step:  # with a pass cap, by learner steps (_update)
             return cfg.learning_rate
         updates = -(-cfg.anneal_timesteps // cfg.steps_per_update)
         return optax.linear_schedule(cfg.learning_rate, 0.0, updates * cfg.update_epochs * cfg.num_minibatches)
@@ -174,22 +186,38 @@ class SelfPlayPPO:
         logits = jax.vmap(self.network.logits)(slot_params, observation, mask)
         return jax.random.categorical(key, logits.reshape(self.local_envs, -1))
 
-    def _advance(self, games, seat, decisions, slot_params, learner_action, learner_moves, key):
-        """Play the learner's action (where ``learner_moves``), then opponents until every game is
-        at the learner's turn, replacing finished games. Returns the new games, seats, decision
-        counts, the learner's reward and whether its game ended."""
+    def _advance(self, games, seat, decisions, slot_params, learner_action, learner_moves, key, passes: int,
+                 tail: bool = False):
+        """Play the learner's action (where ``learner_moves``), then opponents until the game is at
+        the learner's turn, in passes over the whole batch, replacing finished games; at most
+        ``passes`` passes (0: until every game is at the learner's turn). With a cap, a game not at
+        its learner's turn plays its opponent's move in the first pass too (one that the cap stopped
+        before). ``tail``: the rollout's last advance with a cap, opponents only, until every game is
+        at its learner's turn. Returns the new games, seats, decision counts, the learner's reward
+        and whether its game ended."""
         cfg, n = self.config, self.local_envs
+        opponents_first = bool(passes) or tail
+        passes = 0 if tail else passes
         rows = jnp.arange(n)
 
         def waiting(carry):
-            first, games, seat = carry[0], carry[1], carry[2]
-            return first | jnp.any(games.current_player != seat)
+            done_passes, games, seat = carry[0], carry[1], carry[2]
+            more = jnp.any(games.current_player != seat)
+            if passes:
+                more = more & (done_passes < passes)
+            return (done_passes == 0) | more
 
         def play(carry):
-            first, games, seat, decisions, reward, done, key = carry
+            done_passes, games, seat, decisions, reward, done, key = carry
+            first = done_passes == 0
             key, k_opp, k_step, k_new = jax.random.split(key, 4)
-            moving = jnp.where(first, learner_moves, games.current_player != seat)
-            action = jnp.where(first, learner_action, self._opponent_actions(slot_params, games, k_opp))
+            opponent_moves = games.current_player != seat
+            # without a cap, a game not at the learner's turn in the first pass is a fresh game of a
+            # new run whose first mover is an opponent: it waits for the second pass (kept as it was,
+            # so that runs made before the cap existed replay exactly)
+            moving = jnp.where(first, learner_moves | (opponent_moves if opponents_first else False), opponent_moves)
+            action = jnp.where(first & learner_moves, learner_action,
+                               self._opponent_actions(slot_params, games, k_opp))
             stepped = self._step(games, action, jax.random.split(k_step, n))
             decisions = decisions + moving
             cut = stepped.truncated & ~stepped.terminated
@@ -211,9 +239,9 @@ class SelfPlayPPO:
                 return _select(ended, fresh, games), jnp.where(ended, fresh_seat, seat), jnp.where(ended, 0, decisions)
 
             games, seat, decisions = jax.lax.cond(jnp.any(ended), renew, lambda args: args, (games, seat, decisions))
-            return jnp.bool_(False), games, seat, decisions, reward, done, key
+            return done_passes + 1, games, seat, decisions, reward, done, key
 
-        carry = (jnp.bool_(True), games, seat, decisions, jnp.zeros(n, jnp.float32), jnp.zeros(n, bool), key)
+        carry = (jnp.int32(0), games, seat, decisions, jnp.zeros(n, jnp.float32), jnp.zeros(n, bool), key)
         _, games, seat, decisions, reward, done, _ = jax.lax.while_loop(waiting, play, carry)
         return games, seat, decisions, reward, done
 
@@ -227,7 +255,7 @@ class SelfPlayPPO:
         return Runner(params=params, opt_state=self.optimizer.init(params), games=games, seat=seat,
                       decisions=jnp.zeros(self.config.num_envs, jnp.int32),
                       population=jax_population.create(params["actor"], self.config.population), key=key,
-                      updates=jnp.int32(0))
+                      updates=jnp.int32(0), learner_steps=jnp.int32(0))
 
     # ---- one update ---------------------------------------------------------------------------------
     def _update(self, runner: Runner, axis: str | None = None) -> tuple[Runner, dict]:
@@ -254,18 +282,36 @@ class SelfPlayPPO:
             action = jax.random.categorical(k_act, logits)
             log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
             games, seat, decisions, reward, done = self._advance(games, seat, decisions, slot_params, action,
-                                                                 learner_moves, k_advance)
+                                                                 learner_moves, k_advance, cfg.passes_per_step)
             return (games, seat, decisions), (observation, mask, action, log_prob, value, reward, done, learner_moves)
 
         (games, seat, decisions), batch = jax.lax.scan(
             learner_step, (runner.games, runner.seat, runner.decisions), jax.random.split(k_rollout, cfg.num_steps))
         observation, mask, action, log_prob, value, reward, done, valid = batch
-        last_value = net.value(params["critic"], games.observation)
-        advantages, targets = gae(reward, value, done, last_value, cfg.gamma, cfg.gae_lambda)
+        if cfg.passes_per_step:
+            # games the cap left at an opponent's turn play on to their learner's turn, so that the
+            # update ends (and the next begins) with every game at it; what that brings is carried
+            # back to each game's last learner step
+            games, seat, decisions, tail_reward, tail_done = self._advance(
+                games, seat, decisions, slot_params, jnp.zeros(self.local_envs, jnp.int32),
+                jnp.zeros(self.local_envs, bool), jax.random.fold_in(k_rollout, cfg.num_steps), 0, tail=True)
+            last_value = net.value(params["critic"], games.observation)
+            advantages, targets = gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value,
+                                                cfg.gamma, cfg.gae_lambda)
+            reward, done = jnp.concatenate([reward, tail_reward[None]]), jnp.concatenate([done, tail_done[None]])
+        else:
+            last_value = net.value(params["critic"], games.observation)
+            advantages, targets = gae(reward, value, done, last_value, cfg.gamma, cfg.gae_lambda)
+        learner_steps = valid.sum(dtype=jnp.int32)
+        if axis is not None:
+            learner_steps = jax.lax.psum(learner_steps, axis)
+        scale = None
+        if cfg.passes_per_step and cfg.anneal_timesteps:  # the learning rate falls with the learner steps done
+            scale = jnp.clip(1.0 - runner.learner_steps / cfg.anneal_timesteps, 0.0, 1.0)
 
         flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]),
                                       (observation, mask, action, log_prob, value, advantages, targets, valid))
-        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis)
+        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale)
 
         game_member = jnp.repeat(members, self.local_envs // cfg.opponent_slots)
         if axis is not None:  # rate (and report) on every device from every game: the same population everywhere
@@ -279,6 +325,7 @@ class SelfPlayPPO:
                                                       cfg.snapshot_min_updates)
         finished = done.sum()
         metrics = {
+            "learner_steps": learner_steps,
             "games_finished": finished,
             "mean_reward": jnp.where(finished > 0, (reward * done).sum() / jnp.maximum(finished, 1), jnp.nan),
             "win_share": jnp.where(finished > 0, ((reward > 0) * done).sum() / jnp.maximum(finished, 1), jnp.nan),
@@ -290,10 +337,11 @@ class SelfPlayPPO:
             "promoted": promoted,
         }
         runner = Runner(params=params, opt_state=opt_state, games=games, seat=seat, decisions=decisions,
-                        population=population, key=key, updates=runner.updates + 1)
+                        population=population, key=key, updates=runner.updates + 1,
+                        learner_steps=runner.learner_steps + learner_steps)
         return runner, metrics
 
-    def _epochs(self, params, opt_state, flat, key, axis: str | None = None):
+    def _epochs(self, params, opt_state, flat, key, axis: str | None = None, scale=None):
         cfg = self.config
         size = self.local_envs * cfg.num_steps
         per_batch = size // cfg.num_minibatches
@@ -304,6 +352,8 @@ class SelfPlayPPO:
             if axis is not None:  # one step of the mean gradient: the same network on every device
                 grads = jax.lax.pmean(grads, axis)
             updates, opt_state = self.optimizer.update(grads, opt_state, params)
+            if scale is not None:  # the annealed learning rate of a capped run (see _learning_rate)
+                updates = jax.tree_util.tree_map(lambda u: u * scale, updates)
             return (optax.apply_updates(params, updates), opt_state), losses
 
         def epoch(state, epoch_key):
@@ -354,4 +404,30 @@ def gae(reward, value, done, last_value, gamma: float, lam: float):
 
     _, advantages = jax.lax.scan(backward, (jnp.zeros_like(last_value), last_value), (reward, value, done),
                                  reverse=True)
+    return advantages, advantages + value
+
+
+@partial(jax.jit, static_argnums=(7, 8))
+def gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value, gamma: float, lam: float):
+    """:func:`gae` where some steps are not the learner's (``valid`` false: the pass cap stopped the
+    game at an opponent's turn, and that step played opponents only). Such a step is transparent:
+    its reward joins the learner's previous step, and where its game ended there, that previous step
+    gets no bootstrap. ``tail_reward`` / ``tail_done``: what the rollout's last advance (opponents
+    until the learner's turn) brought, after the last step; ``last_value`` the value at the learner's
+    turn after it. Equal to :func:`gae` where every step is valid and the tail brought nothing."""
+    def backward(carry, step):
+        advantage, next_value, pending, alive = carry
+        r, v, d, ok = step
+        live = 1.0 - d.astype(jnp.float32)
+        # a learner step: its reward and those of the opponent-only steps after it (unless its game ended in it)
+        delta = r + live * pending + gamma * next_value * (live * alive) - v
+        own = delta + gamma * lam * (live * alive) * advantage
+        zero = jnp.zeros_like(r)
+        passed = (jnp.where(d, zero, advantage), jnp.where(d, zero, next_value),
+                  jnp.where(d, r, pending + r), jnp.where(d, zero, alive))
+        carry = tuple(jnp.where(ok, a, b) for a, b in zip((own, v, zero, jnp.ones_like(r)), passed))
+        return carry, jnp.where(ok, own, 0.0)
+
+    start = (jnp.zeros_like(last_value), last_value, tail_reward, 1.0 - tail_done.astype(jnp.float32))
+    _, advantages = jax.lax.scan(backward, start, (reward, value, done, valid), reverse=True)
     return advantages, advantages + value

@@ -25,14 +25,16 @@ only frozen snapshots of itself. What it does:
    ``<out>/final.json`` (settings, steps, wall time, the last metrics and ladder scores).
 
 A learner step is one decision of the learner (opponents' moves are not counted), as in
-:mod:`meadowzoo.training.train`. The same seed and settings give the same run: every random draw
+:mod:`meadowzoo.training.train`; each update reports how many it played (``learner_steps``: fewer
+than ``num_envs × num_steps`` where ``passes_per_step`` caps the opponents' moves, and in a new run's
+first update, whose games may begin at an opponent's turn), and the run stops after the update that
+reaches ``--timesteps``. The same seed and settings give the same run: every random draw
 comes from the key in the training state, and the evaluation games are seeded by the step count.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -47,6 +49,7 @@ DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
              "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
+             "passes_per_step",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
@@ -58,7 +61,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = command_parser("train_jax", "Compiled self-play PPO (JAX) of a meadowzoo agent, from scratch.")
     add_game_arguments(parser, seed_help="seed of the whole run (network, games, opponents, evaluations)")
     parser.add_argument("--timesteps", type=positive_int, default=1_000_000,
-                        help="learner decisions to train for (rounded up to whole updates)")
+                        help="learner decisions to train for (the run stops after the update that reaches them)")
     parser.add_argument("--out", help=f"run directory (default {DEFAULT_OUT}/<game>-<players>p-jax-seed<seed>)")
     parser.add_argument("--fresh", action="store_true", help="ignore and remove existing checkpoints in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
@@ -79,6 +82,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="cut games after this many decisions (0: never)")
     parser.add_argument("--truncation-scoring", choices=TRUNCATION_SCORING,
                         help="a cut game counts as a draw or by its standing")
+    parser.add_argument("--passes-per-step", type=non_negative_int,
+                        help="moves each game may make per learner step (the learner's and its opponents'; 0: until "
+                             "every game is at its learner's turn; config default)")
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
@@ -177,8 +183,7 @@ def main(argv=None) -> dict:
         unscheduled = state.pop("unscheduled_evaluation", None)
         state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
         atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
-    per_update = config.steps_per_update
-    target = math.ceil(args.timesteps / per_update) * per_update
+    target = args.timesteps
     writer = tensorboard_writer(out / "tb")
     bar = tqdm(total=target, initial=min(steps, target), unit="step", disable=args.quiet, dynamic_ncols=True)
     started = time.time() - state["wall_seconds"]
@@ -186,16 +191,18 @@ def main(argv=None) -> dict:
     while steps < target:
         runner, device_metrics = trainer.update(runner)
         metrics = trainer.host_metrics(device_metrics)
-        steps += per_update
+        done = int(metrics["learner_steps"])  # the learner's decisions in this update
+        steps += done
+        state["updates"] = state.get("updates", 0) + 1
         state["wall_seconds"] = round(time.time() - started, 2)
-        bar.update(per_update)
+        bar.update(done)
         bar.set_postfix(reward=f"{metrics['mean_reward']:.3f}", elo=f"{metrics['learner_elo']:.0f}",
                         pop=int(metrics["population"]), refresh=False)
         if writer is not None:
             for name, value in metrics.items():
                 writer.add_scalar(f"train/{name}", value, steps)
             writer.add_scalar("train/steps_per_second", steps / max(state["wall_seconds"], 1e-9), steps)
-        scheduled = crossed(steps, per_update, config.eval_every)
+        scheduled = crossed(steps, done, config.eval_every)
         if scheduled or steps >= target:
             if not scheduled:
                 state["unscheduled_evaluation"] = steps
@@ -211,8 +218,8 @@ def main(argv=None) -> dict:
             atomic_write_csv(out / "evaluations.csv", state["evaluations"])
             if not args.quiet:
                 bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
-        if crossed(steps, per_update, config.checkpoint_every) or steps >= target:
-            jax_checkpoints.save(trainer.gathered(runner), out, steps, {"run": run, "updates": steps // per_update, "state": state})
+        if crossed(steps, done, config.checkpoint_every) or steps >= target:
+            jax_checkpoints.save(trainer.gathered(runner), out, steps, {"run": run, "updates": state["updates"], "state": state})
     bar.close()
     if writer is not None:
         writer.close()

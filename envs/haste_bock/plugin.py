@@ -30,5 +30,5 @@ PLUGIN = GamePlugin(
     narration="meadowzoo.envs.haste_bock.narration",
     jax_engine="meadowzoo.envs.haste_bock.jax_engine:HasteBockJax",
     # a large action space with few legal moves (the JAX trainer)
-    jax_training={"ent_coef": 0.005},
+    jax_training={"ent_coef": 0.005, "passes_per_step": 2},
 )

@@ -29,5 +29,5 @@ PLUGIN = GamePlugin(
     jax_engine="meadowzoo.envs.volle_wolle.jax_engine:VolleWolleJax",
     # ~100 short decisions a game (bids, dice, picks); always ends within 60 cards: the JAX
     # trainer's defaults
-    jax_training={},
+    jax_training={"passes_per_step": 2},
 )

@@ -1,6 +1,7 @@
 """The compiled self-play trainer (training/jax_ppo.py) on Volle Wolle 2p, one small compiled trainer
-shared by the module: a few hundred learner steps, reproducibility, resume from a checkpoint equal
-to an uninterrupted run, and the exported network playing without JAX."""
+per pass setting shared by the module (no cap, and a cap of one move per learner step): a few hundred
+learner steps, reproducibility, resume from a checkpoint equal to an uninterrupted run, and the
+exported network playing without JAX; GAE over steps that were not the learner's."""
 
 from __future__ import annotations
 
@@ -20,16 +21,16 @@ from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa
 from meadowzoo.training import jax_checkpoints  # noqa: E402
 from meadowzoo.training.jax_config import jax_config_for  # noqa: E402
 from meadowzoo.training.jax_network import export_arrays  # noqa: E402
-from meadowzoo.training.jax_ppo import SelfPlayPPO  # noqa: E402
+from meadowzoo.training.jax_ppo import SelfPlayPPO, gae, gae_with_gaps  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = dict(num_envs=16, num_steps=24, num_minibatches=2, opponent_slots=4, population=4, snapshot_min_updates=1)
 
 
-@pytest.fixture(scope="module")
-def trainer():
+@pytest.fixture(scope="module", params=[0, 1], ids=["uncapped", "cap 1"])
+def trainer(request):
     env = meadowzoo.jax.make("volle_wolle", num_players=2)
-    return SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL))
+    return SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, passes_per_step=request.param))
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +63,21 @@ def test_a_few_hundred_steps_train(trainer, three_updates):
     # the network moved, and games ended (a Volle Wolle 2p game lasts ~100-120 decisions, ~55 of the learner)
     before, after = leaves(runners[0].params), leaves(runners[-1].params)
     assert any(not np.array_equal(x, y) for x, y in zip(before, after))
-    assert sum(m["games_finished"] for m in metrics) > 0
-    # every game waits for the learner: its seat is the one to move
+    finished = sum(m["games_finished"] for m in metrics)
+    if trainer.config.passes_per_step == 0:
+        assert finished > 0
+    else:  # one move per game and step at least (72 here): no game ends so soon with a cap of one
+        assert finished > 0 or np.asarray(runners[-1].decisions).min() >= 3 * trainer.config.num_steps
+    # the learner's decisions are counted: without a cap every step of every game but the first
+    # update's steps of games an opponent began; with a cap of one move, about every other step
+    counted = [int(m["learner_steps"]) for m in metrics]
+    per_update = trainer.config.steps_per_update
+    assert int(runners[-1].learner_steps) == sum(counted)
+    if trainer.config.passes_per_step == 0:
+        assert per_update - 16 <= counted[0] <= per_update and counted[1:] == [per_update] * 2
+    else:
+        assert all(0.3 * per_update < c < 0.8 * per_update for c in counted)
+    # every game waits for the learner (with a cap too: the update's last advance brings it there)
     games = runners[-1].games
     assert np.array_equal(np.asarray(games.current_player), np.asarray(runners[-1].seat))
     assert not np.asarray(games.terminated).any()
@@ -188,7 +202,10 @@ def test_command_line_run_resumes_exactly(tmp_path):
     whole = train_jax.main(CLI + ["--timesteps", "768", "--out", str(tmp_path / "whole")])
     train_jax.main(CLI + ["--timesteps", "256", "--out", str(tmp_path / "parts")])
     resumed = train_jax.main(CLI + ["--timesteps", "768", "--out", str(tmp_path / "parts")])
-    assert whole["timesteps"] == resumed["timesteps"] == 768
+    # the run stops after the update that reaches 768 learner decisions (the first update counts
+    # fewer than 256: games an opponent begins)
+    assert whole["timesteps"] == resumed["timesteps"]
+    assert 768 <= whole["timesteps"] < 768 + 256
     a, b = load_mlp_policy(whole["policy"]), load_mlp_policy(resumed["policy"])
     for part in ("actor", "critic"):
         for (ka, ba), (kb, bb) in zip(a.layers[part], b.layers[part]):
@@ -201,10 +218,11 @@ def test_command_line_run_resumes_exactly(tmp_path):
 
 
 def test_annealed_learning_rate_reaches_zero_at_its_horizon():
-    """--anneal-lr: the learning rate falls linearly to 0 over anneal_timesteps, so an update past
-    the horizon leaves the network as it was, while the updates before it changed it."""
+    """--anneal-lr without a pass cap: the learning rate falls linearly to 0 over the optimizer
+    steps of anneal_timesteps, so an update past the horizon leaves the network as it was, while
+    the updates before it changed it."""
     tiny = dict(num_envs=8, num_steps=4, num_minibatches=1, opponent_slots=1, population=2)
-    config = jax_config_for("volle_wolle", **tiny, anneal_timesteps=2 * 8 * 4)
+    config = jax_config_for("volle_wolle", **tiny, anneal_timesteps=2 * 8 * 4, passes_per_step=0)
     trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2), config)
     runners = [trainer.setup(0)]
     for _ in range(3):
@@ -214,3 +232,76 @@ def test_annealed_learning_rate_reaches_zero_at_its_horizon():
     assert changed == [True, True, False]
     with pytest.raises(ValueError, match="anneal_timesteps"):
         jax_config_for("volle_wolle", anneal_timesteps=-1)
+
+
+def test_annealed_learning_rate_of_a_capped_run_follows_its_learner_steps():
+    """With a pass cap an update plays a varying number of learner decisions: the learning rate
+    falls with the learner steps counted, so the updates that begin at or past anneal_timesteps
+    leave the network as it was and the ones before changed it."""
+    tiny = dict(num_envs=8, num_steps=4, num_minibatches=1, opponent_slots=1, population=2, passes_per_step=1)
+    config = jax_config_for("volle_wolle", **tiny, anneal_timesteps=40)
+    trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2), config)
+    runners = [trainer.setup(0)]
+    for _ in range(8):
+        runners.append(trainer.update(runners[-1])[0])
+    for before, after in zip(runners, runners[1:]):
+        changed = any(not np.array_equal(a, b) for a, b in zip(leaves(before.params), leaves(after.params)))
+        assert changed == (int(before.learner_steps) < 40), int(before.learner_steps)
+    assert int(runners[-1].learner_steps) >= 40 > int(runners[1].learner_steps)
+    with pytest.raises(ValueError, match="passes_per_step"):
+        jax_config_for("volle_wolle", passes_per_step=-1)
+
+
+def reference_gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value, gamma, lam):
+    """GAE of each game's own learner steps, written out step by step: a learner step's return is its
+    reward plus the rewards of the opponent-only steps after it up to the game's end or the next
+    learner step (or the rollout's tail), bootstrapped from that next learner step's value."""
+    steps, games = reward.shape
+    advantages = np.zeros((steps, games))
+    for g in range(games):
+        next_adv, next_value = 0.0, float(last_value[g])
+        for t in range(steps - 1, -1, -1):
+            if not valid[t, g]:
+                continue
+            extra, ended = 0.0, bool(done[t, g])
+            u = t + 1
+            while not ended and u < steps and not valid[u, g]:
+                extra += reward[u, g]
+                ended = bool(done[u, g])
+                u += 1
+            if not ended and u == steps:
+                extra += tail_reward[g]
+                ended = bool(tail_done[g])
+            bootstrap, follow = (0.0, 0.0) if ended else (next_value, next_adv)
+            delta = reward[t, g] + extra + gamma * bootstrap - value[t, g]
+            advantages[t, g] = delta + gamma * lam * follow
+            next_adv, next_value = advantages[t, g], value[t, g]
+    return advantages
+
+
+def random_rollout(seed: int, steps: int = 12, games: int = 40, learner_share: float = 0.6):
+    rng = np.random.default_rng(seed)
+    reward = np.where(rng.random((steps, games)) < 0.3, rng.choice([-1.0, 0.5, 1.0], (steps, games)), 0.0)
+    return (reward.astype(np.float32), rng.normal(size=(steps, games)).astype(np.float32),
+            rng.random((steps, games)) < 0.15, rng.random((steps, games)) < learner_share,
+            rng.choice([0.0, 1.0], games).astype(np.float32), rng.random(games) < 0.3,
+            rng.normal(size=games).astype(np.float32))
+
+
+def test_gae_with_gaps_follows_each_games_own_learner_steps():
+    for seed in range(3):
+        reward, value, done, valid, tail_reward, tail_done, last_value = random_rollout(seed)
+        advantages, targets = gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value, 0.99, 0.9)
+        expected = reference_gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value, 0.99, 0.9)
+        np.testing.assert_allclose(np.where(valid, advantages, 0.0), np.where(valid, expected, 0.0), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(targets)[valid], (np.asarray(advantages) + value)[valid], rtol=1e-6)
+
+
+def test_gae_with_gaps_is_plain_gae_when_every_step_is_the_learners():
+    reward, value, done, _, _, _, last_value = random_rollout(7)
+    every = np.ones_like(done)
+    nothing = np.zeros(reward.shape[1], np.float32)
+    plain = gae(reward, value, done, last_value, 0.995, 0.95)
+    gapped = gae_with_gaps(reward, value, done, every, nothing, nothing.astype(bool), last_value, 0.995, 0.95)
+    for a, b in zip(plain, gapped):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
