@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sb3-steps", type=int, default=8192)
     parser.add_argument("--json", help="also write the rows to this file")
     parser.add_argument("--no-write", action="store_true", help="print the tables, leave the docs as they are")
+    argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
     both = not args.engines and not args.trainer
     command = "python -m benchmarks.jax_tables" + (" " + " ".join(argv) if argv else "")
