@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from meadowzoo.training.arguments import layer_widths
+
 
 def pin(cores: int | None) -> list[int] | None:
     if not cores:
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--jax-updates", type=int, default=10, help="timed updates of the compiled trainer")
     parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
     parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
+    parser.add_argument("--hidden", type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64")
     parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
     parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
     parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
@@ -116,7 +119,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     devices = min(devices, meadowzoo.jax.use_cpu_devices(devices))
     load_before = os.getloadavg()
-    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "devices": devices}
+    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "devices": devices}
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
               "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)

@@ -49,6 +49,18 @@ def _float(text: str) -> float:
     return value
 
 
+def layer_widths(text: str) -> tuple[int, ...]:
+    """Hidden layer widths written ``128,128``: one or more whole numbers of at least 1."""
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        widths = tuple(int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected layer widths such as 128,128, got {text!r}") from None
+    if not widths or any(width < 1 for width in widths):
+        raise argparse.ArgumentTypeError(f"expected layer widths of at least 1, such as 128,128, got {text!r}")
+    return widths
+
+
 def non_negative_int(text: str) -> int:
     try:
         value = int(text)

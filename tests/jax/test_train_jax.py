@@ -19,7 +19,7 @@ pytest.importorskip("optax")
 import meadowzoo.jax  # noqa: E402
 from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa: E402
 from meadowzoo.training import jax_checkpoints  # noqa: E402
-from meadowzoo.training.jax_config import jax_config_for  # noqa: E402
+from meadowzoo.training.jax_config import JaxTrainConfig, jax_config_for  # noqa: E402
 from meadowzoo.training.jax_network import export_arrays  # noqa: E402
 from meadowzoo.training.jax_ppo import SelfPlayPPO, gae, gae_with_gaps  # noqa: E402
 
@@ -171,6 +171,22 @@ def test_train_backend_flag_hands_over_to_the_compiled_trainer():
 
     assert split_backend(["--backend", "jax", "--game", "volle_wolle"]) == ("jax", ["--game", "volle_wolle"])
     assert split_backend(["--game", "volle_wolle"]) == ("sb3", ["--game", "volle_wolle"])
+
+
+def test_hidden_and_activation_flags_set_the_network(capsys):
+    """--hidden/--activation override the game's network; bad widths are refused by the parser."""
+    from meadowzoo.training import train_jax
+
+    args = train_jax.parse_args(["--game", "volle_wolle", "--hidden", "64, 32,16", "--activation", "relu"])
+    config, env, trainer = train_jax.build(args)
+    assert config.hidden == (64, 32, 16) and config.activation == "relu"
+    params = trainer.network.init(jax.random.PRNGKey(0))
+    assert [params["actor"][str(i)]["kernel"].shape[1] for i in range(3)] == [64, 32, 16]
+    assert train_jax.build(train_jax.parse_args(["--game", "volle_wolle"]))[0].hidden == JaxTrainConfig().hidden
+    for bad in ("0,64", "64,x", ""):
+        with pytest.raises(SystemExit):
+            train_jax.parse_args(["--game", "volle_wolle", "--hidden", bad])
+        assert "layer widths" in capsys.readouterr().err
 
 
 @pytest.mark.slow
