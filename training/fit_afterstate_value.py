@@ -39,7 +39,7 @@ import numpy as np
 from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT
 from meadowzoo.envs.haste_bock.afterstate import GAME, INPUT_SIZE, SLOTS, dense
 from meadowzoo.training.afterstate_data import generate
-from meadowzoo.training.arguments import command_parser
+from meadowzoo.training.arguments import command_parser, layer_widths
 
 
 def build_net(hidden: list[int]):
@@ -187,7 +187,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--pool", action="append", default=None,
                     help="comma-separated lineup (one spec per seat); repeat for several lineups")
     ap.add_argument("--viewer", default="strong", help="the spec whose seats are recorded")
-    ap.add_argument("--hidden", default="256,256")
+    ap.add_argument("--hidden", type=layer_widths, default="256,256", help="hidden layer widths, e.g. 128,128")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -214,7 +214,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for lineup in args.pool:
         if len(lineup) != args.players:
             ap.error(f"lineup {','.join(lineup)} has {len(lineup)} seats, --players is {args.players}")
-    args.hidden = [int(h) for h in args.hidden.split(",") if h]
+    args.hidden = list(args.hidden)
     return args
 
 

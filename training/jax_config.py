@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
+from meadowzoo.agents.mlp_policy import ACTIVATIONS
 from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-exported for the command line)
 
 
@@ -77,8 +78,8 @@ class JaxTrainConfig:
             raise ValueError("num_envs / devices * num_steps must be a multiple of num_minibatches")
         if self.eval_as not in ("sampled", "policy"):
             raise ValueError(f"eval_as must be 'sampled' or 'policy', got {self.eval_as!r}")
-        if self.activation not in ("tanh", "relu"):
-            raise ValueError(f"activation must be tanh or relu, got {self.activation!r}")
+        if self.activation not in ACTIVATIONS:  # the portable policy's forward pass must know it
+            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {self.activation!r}")
         if self.truncation_scoring not in TRUNCATION_SCORING:
             raise ValueError(f"truncation_scoring must be one of {TRUNCATION_SCORING}, got {self.truncation_scoring!r}")
         if not isinstance(self.anneal_timesteps, int) or self.anneal_timesteps < 0:

@@ -42,7 +42,7 @@ from pathlib import Path
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
 from meadowzoo.envs import GAMES
-from meadowzoo.training.arguments import parse_option
+from meadowzoo.training.arguments import layer_widths, parse_option
 from meadowzoo.training.rllib_env import LEARNER, MeadowzooMultiAgentEnv
 
 MAIN = "main"
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--hidden", default="64,64", help="hidden layer sizes of both towers")
+    parser.add_argument("--hidden", type=layer_widths, default="64,64", help="hidden layer sizes of both towers")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); default: RAY_ADDRESS or a private Ray")
     parser.add_argument("--out", type=Path, help="export the trained module to this policy file (.pt)")
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> dict:
     options = {"num_players": args.players, **dict(args.option)}
     config = build_config(args.game, options, args.fixed_opponents, args.fixed_share, args.snapshots,
                           args.snapshot_every, args.env_runners, args.batch, args.minibatch, args.epochs, args.lr,
-                          tuple(int(h) for h in args.hidden.split(",")), args.seed)
+                          args.hidden, args.seed)
     command = "python -m meadowzoo.training.rllib_selfplay " + shlex.join(sys.argv[1:] if argv is None else argv)
     connection = connect(args.address)
     try:

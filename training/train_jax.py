@@ -39,6 +39,7 @@ import sys
 import time
 from pathlib import Path
 
+from meadowzoo.agents.mlp_policy import ACTIVATIONS
 from meadowzoo.training.arguments import (
     add_game_arguments, check_agents, check_game_arguments, command_parser, layer_widths, non_negative_float,
     non_negative_int, positive_float, positive_int,
@@ -47,9 +48,9 @@ from meadowzoo.training.jax_config import TRUNCATION_SCORING, jax_config_for
 
 DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
-OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate", "ent_coef", "gamma",
-             "population", "opponent_slots", "snapshot_threshold", "max_game_decisions", "truncation_scoring",
-             "passes_per_step",
+OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
+             "ent_coef", "gamma", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
+             "truncation_scoring", "passes_per_step",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
@@ -67,7 +68,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     parser.add_argument("--hidden", type=layer_widths,
                         help="hidden layer widths of the actor and of the critic, e.g. 64,64 (config default)")
-    parser.add_argument("--activation", choices=("tanh", "relu"), help="hidden activation (config default)")
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), help="hidden activation (config default)")
     parser.add_argument("--num-envs", type=positive_int, help="games played side by side")
     parser.add_argument("--num-steps", type=positive_int, help="learner decisions per game per update")
     parser.add_argument("--update-epochs", type=positive_int, help="PPO epochs per update (config default)")
