@@ -10,7 +10,7 @@ jax = pytest.importorskip("jax")
 
 import jax.numpy as jnp  # noqa: E402
 
-from benchmarks.jax_speed import split_count, uniform_legal  # noqa: E402
+from benchmarks.jax_speed import kth_set_bit, split_count, uniform_legal  # noqa: E402
 
 
 def test_random_action_is_always_legal_and_covers_every_legal_action():
@@ -26,6 +26,41 @@ def test_random_action_is_always_legal_and_covers_every_legal_action():
         assert set(picks[:, row]) == set(np.flatnonzero(mask[row]))
 
 
+@pytest.mark.parametrize(("actions", "density"), [(7, 0.5), (27, 0.3), (64, 0.5), (996, 0.01), (1000, 0.2)])
+def test_random_action_is_the_kth_legal_action_counted_one_by_one(actions, density):
+    """The packed-word picker picks what counting through the mask action by action picks: the
+    legal action number k = (u·count) >> 24, u the draw's top 24 bits."""
+    rng = np.random.default_rng(actions)
+    mask = rng.random((256, actions)) < density
+    mask[np.arange(256), rng.integers(0, actions, 256)] = True
+    for seed in range(5):
+        key = jax.random.PRNGKey(seed)
+        u = np.asarray(jax.random.bits(key, (256,), jnp.uint32)).astype(np.int64) >> 8
+        count = mask.sum(1)
+        k = (u * count) >> 24
+        expected = [np.flatnonzero(row)[i] for row, i in zip(mask, k)]
+        assert np.asarray(uniform_legal(key, jnp.asarray(mask))).tolist() == expected
+
+
+def test_kth_set_bit_finds_each_set_bit():
+    for word in (0b1011001, 0xFFFFFFFF, 0x80000001, 1 << 31):
+        bits = [i for i in range(32) if word >> i & 1]
+        found = kth_set_bit(jnp.full(len(bits), word, jnp.uint32), jnp.arange(len(bits), dtype=jnp.int32))
+        assert np.asarray(found).tolist() == bits
+
+
 @pytest.mark.parametrize(("batch", "devices", "split"), [(1024, 2, 2), (1, 2, 1), (64, 1, 1), (6, 4, 1), (4096, 16, 16)])
 def test_batch_splits_only_evenly_over_devices(batch, devices, split):
     assert split_count(batch, devices) == split
+
+
+def test_kernel_profile_counts_the_kernels_of_a_step():
+    from benchmarks.jax_kernels import kernel_kind, profile
+    import meadowzoo.jax as mjax
+
+    assert kernel_kind("select_select_fusion.45") == "select_select_fusion"
+    assert kernel_kind("copy") == "copy" and kernel_kind("wrapped_reduce-window") == "wrapped_reduce-window"
+    result = profile(mjax.make("volle_wolle", num_players=2), batch=8, unroll=2, calls=2)
+    assert result["launches_per_step"] > 10  # a step of a real game is many kernels, not one
+    assert result["kernel_us_per_step"] == pytest.approx(sum(result["by_kind"].values()))
+    assert all(kind == kernel_kind(kind) for kind in result["by_kind"])
