@@ -46,7 +46,7 @@ import numpy as np
 from meadowzoo.agents.advice import ADVICE_KINDS
 from meadowzoo.training.arguments import (
     add_game_arguments, check_agents, check_game_arguments, command_parser, non_negative_float, positive_float,
-    positive_int, share,
+    positive_int, program_name, share,
 )
 
 DEFAULT_OUT = "runs"
@@ -254,7 +254,7 @@ def main(argv=None) -> dict:
     if backend == "jax":  # the compiled trainer (same vocabulary, its own settings: see its --help)
         from meadowzoo.training import train_jax
 
-        return train_jax.main(rest)
+        return train_jax.main(rest, prog=f"{program_name('train')} --backend jax")
     args = parse_args(argv)
     import torch
 

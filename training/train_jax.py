@@ -58,8 +58,12 @@ RUN_KEYS = ("game", "players", "seed", "config")
 LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every", "eval_as")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
+    """The command line; ``prog`` names the command in ``--help`` and errors when it is not this
+    module's own (``training.train --backend jax`` hands its command line over)."""
     parser = command_parser("train_jax", "Compiled self-play PPO (JAX) of a meadowzoo agent, from scratch.")
+    if prog:
+        parser.prog = prog
     add_game_arguments(parser, seed_help="seed of the whole run (network, games, opponents, evaluations)")
     parser.add_argument("--timesteps", type=positive_int, default=1_000_000,
                         help="learner decisions to train for (the run stops after the update that reaches them)")
@@ -152,8 +156,8 @@ def crossed(steps: int, done: int, every: int) -> bool:
     return steps // every > (steps - done) // every
 
 
-def main(argv=None) -> dict:
-    args = parse_args(argv)
+def main(argv=None, prog: str | None = None) -> dict:
+    args = parse_args(argv, prog)
     from tqdm import tqdm
 
     from meadowzoo.training import checkpoints, jax_checkpoints

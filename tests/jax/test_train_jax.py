@@ -173,6 +173,19 @@ def test_train_backend_flag_hands_over_to_the_compiled_trainer():
     assert split_backend(["--game", "volle_wolle"]) == ("sb3", ["--game", "volle_wolle"])
 
 
+def test_train_backend_jax_help_and_errors_name_the_command_typed(capsys):
+    """`train --backend jax --help` shows the train command, not train_jax's own name."""
+    from meadowzoo.training import train
+    from meadowzoo.training.arguments import program_name
+
+    with pytest.raises(SystemExit):
+        train.main(["--backend", "jax", "--help"])
+    assert f"usage: {program_name('train')} --backend jax" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        train.main(["--backend", "jax", "--game", "volle_wolle", "--timesteps", "0"])
+    assert f"{program_name('train')} --backend jax: error" in capsys.readouterr().err
+
+
 def test_hidden_and_activation_flags_set_the_network(capsys):
     """--hidden/--activation override the game's network; bad widths are refused by the parser."""
     from meadowzoo.training import train_jax
