@@ -17,7 +17,13 @@ egocentric), "action_mask": Box(0, 1, (num_actions,), float32)}``. PettingZoo's 
 ``observation``; RLlib's action-masking module (``ActionMaskingTorchRLModule``) reads
 ``observations`` and a float mask, so the adapter renames the key and converts the int8 mask.
 Only the agent to move gets an observation (a turn-based game); its action is a ``Discrete``
-index that must be legal (an illegal one raises, as in the PettingZoo env).
+index. A masked (illegal) one is handled as ``illegal_action`` says, as in
+:mod:`meadowzoo.training.selfplay`: ``"raise"`` (the default): ``ValueError`` naming the action and
+the legal ones, and nothing changes; ``"lose"`` (for learners that sample without the mask): the
+game is left untouched and the episode ends (every RLlib agent of it terminated, ``"__all__"``
+set) with the last-place reward −1 for the mover and 0 for the others, and the mover's info names
+the action (``infos[agent]["illegal_action"]``). An action that is no index of the action space
+raises in either mode.
 
 Rewards: each RLlib agent receives the env's rewards of its seat (the game's final rank rewards,
 +1 first … −1 last, 0 before the end; on truncation at ``max_turns`` 0 for all, or with the env
@@ -32,7 +38,8 @@ the fixed opponents are seeded from the game's seed (:func:`meadowzoo.training.r
 
 ``env_config`` keys: ``game`` (required), ``fixed_opponents`` (comma-separated specs or a list;
 default none), ``fixed_share`` (default 0.5; 1.0 = only fixed opponents), ``learner_seat``
-(default: drawn), and the game's env options (``num_players``, ``max_turns`` …).
+(default: drawn), ``illegal_action`` (``"raise"`` or ``"lose"``, see above) and the game's env
+options (``num_players``, ``max_turns`` …).
 """
 
 from __future__ import annotations
@@ -46,6 +53,9 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from meadowzoo.agents import make_agent
 from meadowzoo.envs.registry import GAMES, game_module
 from meadowzoo.training.runner import advance, seat_seeds
+from meadowzoo.training.selfplay import ILLEGAL_ACTION_REWARD
+
+ILLEGAL_ACTION_MODES = ("raise", "lose")
 
 LEARNER = "learner"
 
@@ -79,6 +89,9 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         if self.fixed_share > 0 and not self.fixed:
             raise ValueError("fixed_share > 0 needs fixed_opponents (e.g. 'greedy,random')")
         self.learner_seat = config.pop("learner_seat", None)
+        self.illegal_action = config.pop("illegal_action", "raise")
+        if self.illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {self.illegal_action!r}")
         self.raw = game_module(self.game_name).raw_env(**config)
         self.env_options = config
         players = len(self.raw.possible_agents)
@@ -98,6 +111,7 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         self._fixed_players: dict[str, Any] = {}
         self._owed: dict[str, float] = {}  # rewards earned and not yet handed to RLlib
         self._seen: set[str] = set()  # RLlib agents that have had an observation this episode
+        self._forfeited = False  # the episode ended on an illegal action ("lose")
 
     # ---- episode -------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -124,22 +138,51 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         self.agents = sorted(self._role.values(), key=self.possible_agents.index)
         self._owed = dict.fromkeys(self.agents, 0.0)
         self._seen = set()
+        self._forfeited = False
         self._play_fixed()
         observations, _, _, _ = self._emit()
         return observations, {}
 
     def step(self, action_dict: dict) -> tuple[dict, dict, dict, dict, dict]:
+        if self._forfeited:
+            raise RuntimeError("the episode ended on an illegal action; call reset()")
         seat = self.raw.agent_selection
         agent = self._role.get(seat)
         if agent is None or set(action_dict) != {agent}:
             raise ValueError(f"it is {agent or seat}'s move; got actions for {sorted(action_dict)}")
-        self.raw.step(int(action_dict[agent]))
+        action = self._index(action_dict[agent])
+        legal = self.raw.legal_actions()
+        if action not in legal:
+            message = self.raw._illegal_message(seat, action, legal)
+            if self.illegal_action == "raise":
+                raise ValueError(message)
+            return self._forfeit(agent, message)
+        self.raw.step(action)
         self._collect()
         self._play_fixed()
         observations, rewards, terminated, truncated = self._emit()
         return observations, rewards, terminated, truncated, {}
 
     # ---- inside ----------------------------------------------------------------------------------
+    def _index(self, action: Any) -> int:
+        """``action`` as an index of the action space, else ``ValueError`` (in either mode)."""
+        if isinstance(action, np.ndarray) and action.size == 1:
+            action = action.reshape(())[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an integer index of the action space, got {action!r}")
+        if not 0 <= action < self.raw.num_actions:
+            raise ValueError(f"action {action} out of range 0..{self.raw.num_actions - 1}")
+        return int(action)
+
+    def _forfeit(self, mover: str, message: str) -> tuple[dict, dict, dict, dict, dict]:
+        """``illegal_action="lose"``: the episode ends, −1 for the mover, 0 for the others."""
+        rewards = {agent: ILLEGAL_ACTION_REWARD if agent == mover else 0.0 for agent in self._seen}
+        terminateds = {"__all__": True, **dict.fromkeys(self._seen, True)}
+        truncateds = {"__all__": False, **dict.fromkeys(self._seen, False)}
+        self.agents = []
+        self._forfeited = True
+        return {}, rewards, terminateds, truncateds, {mover: {"illegal_action": message}}
+
     def _collect(self, *_: Any) -> None:
         """Add the rewards of the env's last step to what each RLlib agent is owed."""
         for seat, agent in self._role.items():

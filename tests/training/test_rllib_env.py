@@ -86,6 +86,7 @@ def test_only_fixed_opponents_leave_the_learner_alone_in_the_episode():
     ({"game": "haste_bock", "fixed_opponents": "random", "fixed_share": 1.5}, "fixed_share"),
     ({"game": "haste_bock", "fixed_share": 0.5}, "fixed_opponents"),
     ({"game": "haste_bock", "num_players": 2, "learner_seat": 2}, "learner_seat"),
+    ({"game": "haste_bock", "illegal_action": "ignore"}, "illegal_action"),
 ])
 def test_bad_configs_are_refused(config, match):
     with pytest.raises(ValueError, match=match):
@@ -101,6 +102,51 @@ def test_a_move_for_the_wrong_agent_is_refused_and_changes_nothing():
     with pytest.raises(ValueError, match="move"):
         env.step({other: 0})
     assert env.raw.game.turn == turn and env.raw.agent_selection in env._role
+
+
+def _masked_action(observation):
+    return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+
+
+def test_a_masked_action_raises_by_default_and_changes_nothing():
+    env = MeadowzooMultiAgentEnv({"game": "volle_wolle", "num_players": 3})
+    obs, _ = env.reset(seed=5)
+    (agent, observation), = obs.items()
+    before = env.raw.snapshot()
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step({agent: _masked_action(observation)})
+    assert env.raw.snapshot() == before
+
+
+@pytest.mark.parametrize("bad", [-1, 10_000, 1.5, True, "3"])
+def test_an_action_that_is_no_index_raises_in_either_mode(bad):
+    env = MeadowzooMultiAgentEnv({"game": "volle_wolle", "num_players": 2, "illegal_action": "lose"})
+    obs, _ = env.reset(seed=1)
+    (agent, _), = obs.items()
+    with pytest.raises(ValueError, match="action"):
+        env.step({agent: bad})
+
+
+def test_lose_mode_ends_the_episode_with_the_last_place_reward_for_the_mover():
+    """illegal_action="lose" (as the SB3 self-play env): the game is untouched, every RLlib agent
+    of the episode is terminated, −1 for the mover and 0 for the others."""
+    env = MeadowzooMultiAgentEnv({"game": "volle_wolle", "num_players": 2, "illegal_action": "lose"})
+    obs, _ = env.reset(seed=3)
+    for _ in range(2):  # a legal move first, so that both RLlib agents are in the episode
+        (agent, observation), = obs.items()
+        obs, *_ = env.step({agent: int(np.flatnonzero(observation["action_mask"])[0])})
+    (mover, observation), = obs.items()
+    before = env.raw.snapshot()
+    obs, rewards, terminateds, truncateds, infos = env.step({mover: _masked_action(observation)})
+    assert obs == {} and terminateds["__all__"] and not truncateds["__all__"]
+    assert rewards[mover] == -1.0 and all(r == 0.0 for a, r in rewards.items() if a != mover)
+    assert set(rewards) == {LEARNER, "opponent_1"} and all(terminateds[a] for a in rewards)
+    assert "illegal action" in infos[mover]["illegal_action"]
+    assert env.raw.snapshot() == before
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({mover: 0})
+    obs, _ = env.reset(seed=4)
+    assert len(obs) == 1
 
 
 def test_the_learner_plays_main_and_opponents_play_snapshots():
