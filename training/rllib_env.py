@@ -53,7 +53,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from meadowzoo.agents import make_agent
 from meadowzoo.envs.registry import GAMES, game_module
 from meadowzoo.training.runner import advance, seat_seeds
-from meadowzoo.training.selfplay import ILLEGAL_ACTION_REWARD
+from meadowzoo.training.selfplay import ILLEGAL_ACTION_REWARD, action_index
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 
@@ -150,7 +150,7 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         agent = self._role.get(seat)
         if agent is None or set(action_dict) != {agent}:
             raise ValueError(f"it is {agent or seat}'s move; got actions for {sorted(action_dict)}")
-        action = self._index(action_dict[agent])
+        action = action_index(action_dict[agent], self.raw.num_actions)
         legal = self.raw.legal_actions()
         if action not in legal:
             message = self.raw._illegal_message(seat, action, legal)
@@ -164,16 +164,6 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         return observations, rewards, terminated, truncated, {}
 
     # ---- inside ----------------------------------------------------------------------------------
-    def _index(self, action: Any) -> int:
-        """``action`` as an index of the action space, else ``ValueError`` (in either mode)."""
-        if isinstance(action, np.ndarray) and action.size == 1:
-            action = action.reshape(())[()]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer index of the action space, got {action!r}")
-        if not 0 <= action < self.raw.num_actions:
-            raise ValueError(f"action {action} out of range 0..{self.raw.num_actions - 1}")
-        return int(action)
-
     def _forfeit(self, mover: str, message: str) -> tuple[dict, dict, dict, dict, dict]:
         """``illegal_action="lose"``: the episode ends, −1 for the mover, 0 for the others."""
         rewards = {agent: ILLEGAL_ACTION_REWARD if agent == mover else 0.0 for agent in self._seen}

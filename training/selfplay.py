@@ -60,6 +60,18 @@ from meadowzoo.training.runner import advance
 
 #: how :meth:`SelfPlayEnv.step` handles a masked action, the default first (see the module docstring)
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def action_index(action: Any, num_actions: int) -> int:
+    """``action`` as an index of an action space of ``num_actions``, else ``ValueError`` (whatever
+    the illegal-action mode: it is no action at all, a caller's bug, not a move)."""
+    if isinstance(action, np.ndarray) and action.size == 1:  # e.g. a vectorised sample, shape (1,)
+        action = action.reshape(())[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer index of the action space, got {action!r}")
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action {action} out of range 0..{num_actions - 1}")
+    return int(action)
 #: the learner's reward when it loses by an illegal action: the rank reward of the last place
 ILLEGAL_ACTION_REWARD = -1.0
 
@@ -147,15 +159,7 @@ class SelfPlayEnv(gymnasium.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def _index(self, action: Any) -> int:
-        """``action`` as an index of the action space, else ``ValueError`` (in either mode: it is
-        no action at all, a caller's bug, not a move)."""
-        if isinstance(action, np.ndarray) and action.size == 1:  # e.g. a vectorised sample, shape (1,)
-            action = action.reshape(())[()]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer index of the action space, got {action!r}")
-        if not 0 <= action < self.action_space.n:
-            raise ValueError(f"action {action} out of range 0..{self.action_space.n - 1}")
-        return int(action)
+        return action_index(action, int(self.action_space.n))
 
     def _play_opponents(self) -> None:
         """Let the opponents decide until it is the learner's decision or the game is over (the
