@@ -2,7 +2,7 @@
 compiled trainer next to Stable-Baselines3 (every game, 2 players), written into ``docs/jax.md``
 and the README's summary (needs the ``jax`` and ``train`` extras).
 
-    python -m benchmarks.jax_tables                      # both tables (about 15 minutes on 2 cores)
+    python -m benchmarks.jax_tables                      # both tables (about 6 minutes on 2 cores)
     python -m benchmarks.jax_tables --engines            # only the engines' table
     python -m benchmarks.jax_tables --trainer --games volle_wolle
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -133,7 +134,17 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_write:
             replace_between(DOC, "jax-speed", table)
             replace_between(README, "jax-speed", table)
-    if args.trainer or both:
+    if both:
+        # the trainer's row needs two CPU devices, which JAX can only be given before it first runs:
+        # the engines have run here, so the trainer's table is made in a fresh process
+        trainer = [sys.executable, "-m", "benchmarks.jax_tables", "--trainer", "--games", *args.games,
+                   "--jax-updates", str(args.jax_updates), "--sb3-steps", str(args.sb3_steps)]
+        if args.no_write:
+            trainer.append("--no-write")
+        if args.json:  # the trainer's rows go next to the engines'
+            trainer += ["--json", str(Path(args.json).with_suffix(".trainer.json"))]
+        subprocess.run(trainer, check=True, cwd=ROOT)
+    elif args.trainer:
         out["trainer"] = rows = trainer_rows(args.games, args.jax_updates, args.sb3_steps)
         table = trainer_table(rows, command)
         print("\n".join(table))
