@@ -151,13 +151,11 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         if agent is None or set(action_dict) != {agent}:
             raise ValueError(f"it is {agent or seat}'s move; got actions for {sorted(action_dict)}")
         action = action_index(action_dict[agent], self.raw.num_actions)
-        legal = self.raw.legal_actions()
-        if action not in legal:
-            message = self.raw._illegal_message(seat, action, legal)
-            if self.illegal_action == "raise":
-                raise ValueError(message)
-            return self._forfeit(agent, message)
-        self.raw.step(action)
+        if self.illegal_action == "lose":
+            legal = self.raw.legal_actions()
+            if action not in legal:
+                return self._forfeit(agent, self.raw._illegal_message(seat, action, legal))
+        self.raw.step(action)  # refuses an illegal action itself (ValueError, nothing changes): "raise"
         self._collect()
         self._play_fixed()
         observations, rewards, terminated, truncated = self._emit()

@@ -247,7 +247,9 @@ def places(scores: jax.Array) -> jax.Array:
 # ---- branch-free helpers ---------------------------------------------------------------------------
 def when(pred: jax.Array, fn, state):
     """``fn(state)`` where ``pred`` holds, else ``state`` (a ``lax.cond``: under ``vmap`` both run
-    and are selected, unbatched only the taken branch runs)."""
+    and are selected, unbatched only the taken branch runs). Under ``vmap`` the cond first
+    broadcasts every array ``fn`` closes over to the batch: where ``fn`` reads large constant
+    tables, ``select_tree(pred, fn(state), state)`` does the same work without those copies."""
     return jax.lax.cond(pred, fn, lambda s: s, state)
 
 
