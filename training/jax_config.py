@@ -17,6 +17,13 @@ from dataclasses import asdict, dataclass, fields, replace
 from meadowzoo.agents.mlp_policy import ACTIVATIONS
 from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-exported for the command line)
 
+#: the trainer's samplers (:mod:`meadowzoo.training.jax_sampling`, which imports JAX; listed here so
+#: that settings and the command line check without it)
+SAMPLERS = ("inverse_cdf", "gumbel")
+#: settings that runs recorded before the setting existed had (a checkpoint's or training record's
+#: settings without the field mean this value, not today's default)
+LEGACY_SETTINGS = {"sampler": "gumbel"}
+
 
 @dataclass(frozen=True)
 class JaxTrainConfig:
@@ -36,6 +43,11 @@ class JaxTrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    # how actions are drawn from the masked policy in the rollout (learner and opponents):
+    # "inverse_cdf" (one uniform per game) or "gumbel" (jax.random.categorical, one threefry draw
+    # per action: on the CPU it cost Haste Bock? seven engine steps per decision). Same distribution,
+    # other draws; runs recorded before this setting existed drew with "gumbel" (LEGACY_SETTINGS)
+    sampler: str = "inverse_cdf"
     # moves per learner step: each game plays its learner's move (or, where an opponent is to move,
     # that opponent's), then opponents' moves until it is the learner's turn again, at most this many
     # moves in all (0: no cap). Under vmap every pass costs the whole batch, so without a cap a learner
@@ -76,6 +88,8 @@ class JaxTrainConfig:
                              f"({self.opponent_slots} × {self.devices})")
         if (self.num_envs // self.devices * self.num_steps) % self.num_minibatches:
             raise ValueError("num_envs / devices * num_steps must be a multiple of num_minibatches")
+        if self.sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be one of {SAMPLERS}, got {self.sampler!r}")
         if self.eval_as not in ("sampled", "policy"):
             raise ValueError(f"eval_as must be 'sampled' or 'policy', got {self.eval_as!r}")
         if self.activation not in ACTIVATIONS:  # the portable policy's forward pass must know it
@@ -114,6 +128,12 @@ class JaxTrainConfig:
         if "hidden" in data:
             data["hidden"] = tuple(data["hidden"])
         return cls(**data)
+
+
+def as_recorded(settings: dict) -> dict:
+    """The settings of a recorded run (a checkpoint's, a training record's) with the fields it
+    predates filled in as they were then (:data:`LEGACY_SETTINGS`), not with today's defaults."""
+    return {**LEGACY_SETTINGS, **settings}
 
 
 def jax_config_for(game: str, **overrides) -> JaxTrainConfig:

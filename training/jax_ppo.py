@@ -14,7 +14,8 @@ Each game seats the learner at a random seat (drawn again for every new game); e
 is played by the opponent of its game's *slot*: game ``i`` plays slot ``i // (num_envs /
 opponent_slots)``, and each update draws a population member for each slot
 (:mod:`meadowzoo.training.jax_population`: frozen Elo-rated snapshots of the learner). Opponents
-sample from their masked policy. A game in flight at the end of an update goes on in the next one
+sample from their masked policy (as the learner does: the ``sampler`` setting,
+:mod:`meadowzoo.training.jax_sampling`). A game in flight at the end of an update goes on in the next one
 against that update's opponent of its slot; its result rates the member it finished against.
 
 One *learner step* is: the learner acts on its observation and legal-action mask
@@ -70,6 +71,7 @@ from flax import struct
 from meadowzoo.training import jax_population
 from meadowzoo.training.jax_config import JaxTrainConfig
 from meadowzoo.training.jax_network import ActorCritic
+from meadowzoo.training.jax_sampling import sample
 
 
 @struct.dataclass
@@ -184,7 +186,7 @@ class SelfPlayPPO:
         observation = games.observation.reshape((slots, per_slot) + games.observation.shape[1:])
         mask = games.legal_action_mask.reshape((slots, per_slot, -1))
         logits = jax.vmap(self.network.logits)(slot_params, observation, mask)
-        return jax.random.categorical(key, logits.reshape(self.local_envs, -1))
+        return sample(self.config.sampler, key, logits.reshape(self.local_envs, -1))
 
     def _advance(self, games, seat, decisions, slot_params, learner_action, learner_moves, key, passes: int,
                  tail: bool = False):
@@ -279,7 +281,7 @@ class SelfPlayPPO:
             learner_moves = games.current_player == seat
             logits = net.logits(params["actor"], observation, mask)
             value = net.value(params["critic"], observation)
-            action = jax.random.categorical(k_act, logits)
+            action = sample(cfg.sampler, k_act, logits)
             log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
             games, seat, decisions, reward, done = self._advance(games, seat, decisions, slot_params, action,
                                                                  learner_moves, k_advance, cfg.passes_per_step)

@@ -44,13 +44,13 @@ from meadowzoo.training.arguments import (
     add_game_arguments, check_agents, check_game_arguments, command_parser, layer_widths, non_negative_float,
     non_negative_int, positive_float, positive_int,
 )
-from meadowzoo.training.jax_config import TRUNCATION_SCORING, jax_config_for
+from meadowzoo.training.jax_config import SAMPLERS, TRUNCATION_SCORING, as_recorded, jax_config_for
 
 DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
              "ent_coef", "gamma", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
-             "truncation_scoring", "passes_per_step",
+             "truncation_scoring", "passes_per_step", "sampler",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
@@ -93,6 +93,9 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     parser.add_argument("--passes-per-step", type=non_negative_int,
                         help="moves each game may make per learner step (the learner's and its opponents'; 0: until "
                              "every game is at its learner's turn; config default)")
+    parser.add_argument("--sampler", choices=SAMPLERS,
+                        help="how the rollout draws actions from the policy: one uniform per game (inverse_cdf, "
+                             "default) or jax.random.categorical (gumbel, as runs before session 14); same distribution")
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
@@ -179,7 +182,10 @@ def main(argv=None, prog: str | None = None) -> dict:
     found = jax_checkpoints.latest(out)
     if found:
         meta, leaves = found
-        differing = [key for key in RUN_KEYS if meta.get("run", {}).get(key) != run[key]]
+        recorded = dict(meta.get("run", {}))
+        if isinstance(recorded.get("config"), dict):  # a checkpoint older than a setting had its old value
+            recorded["config"] = as_recorded(recorded["config"])
+        differing = [key for key in RUN_KEYS if recorded.get(key) != run[key]]
         if differing:
             raise ValueError(f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
                              "use the same settings to resume, --fresh to start over, or another --out")

@@ -246,6 +246,40 @@ def test_command_line_run_resumes_exactly(tmp_path):
         train_jax.main(CLI[:-1] + ["4", "--timesteps", "768", "--out", str(tmp_path / "parts")])
 
 
+def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path):
+    """Checkpoints written before the ``sampler`` setting existed drew with Gumbel noise: resuming
+    one needs ``--sampler gumbel`` (then it continues exactly as a gumbel run), and today's default
+    is refused as other settings rather than silently changing the draws."""
+    import json
+
+    from meadowzoo.training import train_jax
+
+    gumbel = CLI + ["--sampler", "gumbel"]
+    whole = train_jax.main(gumbel + ["--timesteps", "512", "--out", str(tmp_path / "whole")])
+    train_jax.main(gumbel + ["--timesteps", "256", "--out", str(tmp_path / "old")])
+    for meta_file in (tmp_path / "old" / "checkpoints").glob("step_*/meta.json"):  # as written before the setting
+        meta = json.loads(meta_file.read_text())
+        del meta["run"]["config"]["sampler"]
+        meta_file.write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="other settings"):
+        train_jax.main(CLI + ["--timesteps", "512", "--out", str(tmp_path / "old")])
+    resumed = train_jax.main(gumbel + ["--timesteps", "512", "--out", str(tmp_path / "old")])
+    a, b = load_mlp_policy(whole["policy"]), load_mlp_policy(resumed["policy"])
+    for (ka, _), (kb, _) in zip(a.layers["actor"], b.layers["actor"]):
+        np.testing.assert_array_equal(ka, kb)
+
+
+def test_samplers_draw_differently_from_the_same_seed():
+    """The setting is used: the same seed gives other games with the other sampler."""
+    env = meadowzoo.jax.make("volle_wolle", num_players=2)
+    actions = []
+    for sampler in ("inverse_cdf", "gumbel"):
+        trainer = SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, sampler=sampler))
+        runner, _ = trainer.update(trainer.setup(0))
+        actions.append(leaves(runner.games))
+    assert any(not np.array_equal(x, y) for x, y in zip(*actions))
+
+
 def test_annealed_learning_rate_reaches_zero_at_its_horizon():
     """--anneal-lr without a pass cap: the learning rate falls linearly to 0 over the optimizer
     steps of anneal_timesteps, so an update past the horizon leaves the network as it was, while
