@@ -70,7 +70,7 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
     return {"learner_steps": steps, "seconds": round(seconds, 2), "cpu_seconds": round(time.process_time() - cpu, 2),
             "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
             "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
-            "passes_per_step": config.passes_per_step,
+            "passes_per_step": config.passes_per_step, "sampler": config.sampler,
             "hidden": list(config.hidden), "backend": jax.default_backend(), "devices": str(jax.devices())}
 
 
