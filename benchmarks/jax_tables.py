@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -141,9 +142,14 @@ def main(argv: list[str] | None = None) -> None:
                    "--jax-updates", str(args.jax_updates), "--sb3-steps", str(args.sb3_steps)]
         if args.no_write:
             trainer.append("--no-write")
-        if args.json:  # the trainer's rows go next to the engines'
-            trainer += ["--json", str(Path(args.json).with_suffix(".trainer.json"))]
-        subprocess.run(trainer, check=True, cwd=ROOT)
+        with tempfile.TemporaryDirectory() as scratch:
+            # the child writes its rows to a scratch file; they join the engines' in ``--json``
+            trainer_json = Path(scratch) / "trainer.json"
+            if args.json:
+                trainer += ["--json", str(trainer_json)]
+            subprocess.run(trainer, check=True, cwd=ROOT)
+            if args.json:
+                out["trainer"] = json.loads(trainer_json.read_text())["trainer"]
     elif args.trainer:
         out["trainer"] = rows = trainer_rows(args.games, args.jax_updates, args.sb3_steps)
         table = trainer_table(rows, command)

@@ -106,3 +106,26 @@ def test_jax_tables_are_written_between_their_markers(tmp_path):
     assert "old" not in text and "**20.0**" in text and text.endswith("<!-- jax-speed:end -->\noutro\n")
     with pytest.raises(SystemExit, match="markers"):
         jax_tables.replace_between(page, "train-speed", lines)
+
+
+def test_jax_tables_json_holds_engine_and_trainer_rows(tmp_path, monkeypatch):
+    """Without --engines/--trainer the trainer's rows come from a child process; --json must hold
+    both tables in the one file asked for (it used to leave the trainer's in a sibling file)."""
+    import json
+
+    from benchmarks import jax_tables
+
+    engine_row = {"game": "volle_wolle", "players": 2}
+    trainer_row = {"game": "volle_wolle", "steps_per_second": 1.0}
+
+    def child(command, check, cwd):
+        assert "--trainer" in command and "--no-write" in command
+        Path(command[command.index("--json") + 1]).write_text(json.dumps({"trainer": [trainer_row]}))
+
+    monkeypatch.setattr(jax_tables, "engine_rows", lambda *args: [engine_row])
+    monkeypatch.setattr(jax_tables, "engine_table", lambda rows, command: ["table"])
+    monkeypatch.setattr(jax_tables.subprocess, "run", child)
+    out = tmp_path / "rows.json"
+    jax_tables.main(["--no-write", "--json", str(out)])
+    assert json.loads(out.read_text()) == {"engines": [engine_row], "trainer": [trainer_row]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.json"]
