@@ -15,6 +15,7 @@ from meadowzoo.envs.volle_wolle.render import _KIND_COLOUR
 CARD_W, CARD_H = 70, 96
 KIND_COLOUR = {data.KIND_NAMES[kind]: hex_colour(rgb) for kind, rgb in _KIND_COLOUR.items()}
 ROW = 92
+WOOL_PER_ROW = 20  # wool tokens drawn per line (two lines at most)
 PHASE_TEXT = {"bid": "bidding", "roll": "rolling", "black": "black sheep choice", "pick": "picking cards",
               "over": "game over"}
 
@@ -116,6 +117,9 @@ def _player(scene: Scene, view: dict, p: int, player: dict, y: float, width: flo
         scene.rect(x + k * 20, y + 24, 16, 16, fill=KIND_COLOUR["dog"], stroke="#000000", radius=3)
     scene.text(x + player["dogs"] * 20 + 2, y + 37, f"{player['dogs']} dogs" + ("   + BONE" if player["bone"] else ""),
                size=11, fill="#ffffff")
-    for k in range(player["wool"]):
-        scene.circle(x + 7 + (k % 15) * 16, y + 56 + (k // 15) * 16, 7, fill="#f5f5eb", stroke="#5a5a5a")
-    scene.text(x, y + 84, f"wool {player['wool']}", size=11, fill="#ffffff")
+    # the count first, then at most two rows of tokens: a third row (or a label under them) would
+    # run into the next player's row, and the count is exact however many are drawn
+    scene.text(x, y + 61, f"wool {player['wool']}", size=11, fill="#ffffff")
+    for k in range(min(player["wool"], 2 * WOOL_PER_ROW)):
+        scene.circle(x + 62 + (k % WOOL_PER_ROW) * 16, y + 56 + (k // WOOL_PER_ROW) * 16, 7,
+                     fill="#f5f5eb", stroke="#5a5a5a")

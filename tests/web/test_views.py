@@ -110,3 +110,37 @@ def test_hase_und_igel_view_shows_only_the_known_part_of_the_deck():
     assert len(view["deck"]["known"]) == len(game.deck) - game.known_from
     assert game.known_from < len(game.deck)  # some cards have gone under the deck by now
     assert "rng" not in json.dumps(view)
+
+
+@pytest.mark.parametrize("wool", [0, 15, 16, 31, 45])
+def test_volle_wolle_wool_tokens_overlap_no_text_and_stay_in_their_row(wool):
+    """Many wool tokens used to wrap onto the "wool N" label and, past 30, into the next player's
+    row; the label now states the count and at most two rows of tokens are drawn beside it."""
+    from meadowzoo.envs.volle_wolle import drawing
+
+    env = positions("volle_wolle", {"num_players": 3}, seed=2, count=10)[-1]
+    view = views.picture(env, 0)[0]
+    for player in view["players"]:
+        player["wool"] = wool
+    scene = drawing.draw(view)
+
+    def box(shape):
+        if shape.kind == "ellipse":
+            cx, cy, rx, ry = shape.geometry
+            return cx - rx, cy - ry, cx + rx, cy + ry
+        x, y = shape.geometry  # text: baseline at y, about 0.62 em per character
+        return x, y - shape.size, x + 0.62 * shape.size * len(shape.text), y + 2
+
+    def overlap(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    tokens = [box(s) for s in scene.shapes if s.kind == "ellipse" and s.fill == "#f5f5eb"]
+    labels = [s for s in scene.shapes if s.kind == "text" and s.text.startswith("wool ")]
+    assert [s.text for s in labels] == [f"wool {wool}"] * 3  # the exact count, however many tokens
+    assert len(tokens) == 3 * min(wool, 2 * drawing.WOOL_PER_ROW)
+    texts = [box(s) for s in scene.shapes if s.kind == "text"]
+    assert not any(overlap(t, x) for t in tokens for x in texts)
+    rows = [box(s)[1] for s in labels]  # each player's tokens lie between its label's row and the next
+    for t in tokens:
+        row = max(i for i, top in enumerate(rows) if top - 20 <= t[1])
+        assert t[3] <= rows[row] - 20 + drawing.ROW and t[3] <= scene.height
