@@ -140,7 +140,9 @@ def test_volle_wolle_wool_tokens_overlap_no_text_and_stay_in_their_row(wool):
     assert len(tokens) == 3 * min(wool, 2 * drawing.WOOL_PER_ROW)
     texts = [box(s) for s in scene.shapes if s.kind == "text"]
     assert not any(overlap(t, x) for t in tokens for x in texts)
-    rows = [box(s)[1] for s in labels]  # each player's tokens lie between its label's row and the next
+    # each player's row starts at its name; a token must end before the next player's name
+    starts = [box(s)[1] for s in scene.shapes if s.kind == "text" and s.text.startswith("player_")]
+    ends = starts[1:] + [scene.height]
     for t in tokens:
-        row = max(i for i, top in enumerate(rows) if top - 20 <= t[1])
-        assert t[3] <= rows[row] - 20 + drawing.ROW and t[3] <= scene.height
+        row = max(i for i, top in enumerate(starts) if top <= t[1])
+        assert t[3] <= ends[row]
