@@ -66,6 +66,13 @@ class JaxTrainConfig:
     # draw or by the standing at the cut (the engine's standing_rewards, as the PettingZoo env's); 0 = never cut
     max_game_decisions: int = 0
     truncation_scoring: str = "draw"
+    # potential-based reward shaping (Ng, Harada & Russell 1999): every learner step also earns
+    # gamma * phi(after) - phi(before), phi = score_shaping * (the learner's points - the best other
+    # player's points), points from the engine's ``scores`` (0 in a finished game). Over a whole game
+    # the terms telescope to about 0, so the final rank still decides what is best, but points are
+    # felt the moment they are won, not only through the game's end. 0: off. The population's
+    # ratings and the reported rewards use the unshaped reward.
+    score_shaping: float = 0.0
     # data-parallel devices (on the CPU: one per core); the games split evenly over them
     devices: int = 1
     # loop
@@ -100,6 +107,9 @@ class JaxTrainConfig:
             raise ValueError(f"anneal_timesteps must be an integer >= 0 (0: constant learning rate), got {self.anneal_timesteps!r}")
         if not isinstance(self.passes_per_step, int) or self.passes_per_step < 0:
             raise ValueError(f"passes_per_step must be an integer >= 0 (0: no cap), got {self.passes_per_step!r}")
+        if not isinstance(self.score_shaping, (int, float)) or isinstance(self.score_shaping, bool) \
+                or not 0.0 <= self.score_shaping < float("inf"):
+            raise ValueError(f"score_shaping must be a number >= 0 (0: off), got {self.score_shaping!r}")
         if self.max_game_decisions < 0:
             raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
         if not 0.5 <= self.snapshot_threshold <= 1.0:

@@ -53,6 +53,13 @@ then work on the *device form* of the runner (every leaf with a leading device a
 seed (each device folds its index into the rollout and minibatch keys); a run stays reproducible
 for the same seed and device count.
 
+Score shaping (``score_shaping`` > 0): potential-based shaping (Ng, Harada & Russell 1999) with
+the potential ``phi = score_shaping * (learner's points - best other player's points)`` (the
+engine's ``scores``; 0 once a game is over). Each rollout step adds ``gamma * phi(after) -
+phi(before)`` to the learner's reward for GAE (:func:`shaping_terms`); over a game these telescope,
+so the ranking at the end still decides what is best, while points count the moment they are won.
+The population is rated, and rewards are reported, unshaped.
+
 Metrics (per update, host side): the learner's mean final reward and win share over the games that
 finished in the rollout, their count, the PPO losses, entropy, approximate KL, the learner's and
 the best member's Elo, the population size and whether a snapshot was taken.
@@ -121,6 +128,7 @@ class SelfPlayPPO:
         self._init = jax.vmap(env.init)
         self._step = jax.vmap(env.step)
         self._standing = jax.vmap(env.standing_rewards)
+        self._scores = jax.vmap(env.scores)
         self._setup_jit = jax.jit(self._setup)
         if self.devices == 1:
             self.update = jax.jit(self._update)
@@ -247,6 +255,14 @@ class SelfPlayPPO:
         _, games, seat, decisions, reward, done, _ = jax.lax.while_loop(waiting, play, carry)
         return games, seat, decisions, reward, done
 
+    def _potential(self, games, seat: jax.Array) -> jax.Array:
+        """The shaping potential of each game for its learner (see the module docstring)."""
+        scores = self._scores(games).astype(jnp.float32)
+        own = jnp.take_along_axis(scores, seat[:, None], axis=1)[:, 0]
+        others = jnp.where(jnp.arange(self.players)[None, :] == seat[:, None], -jnp.inf, scores).max(axis=1)
+        over = games.terminated | games.truncated
+        return jnp.where(over, 0.0, self.config.score_shaping * (own - others))
+
     # ---- setup ------------------------------------------------------------------------------------
     def _setup(self, seed: jax.Array) -> Runner:
         key = jax.random.PRNGKey(seed)
@@ -283,27 +299,36 @@ class SelfPlayPPO:
             value = net.value(params["critic"], observation)
             action = sample(cfg.sampler, k_act, logits)
             log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+            phi_before = self._potential(games, seat) if shaping else None
             games, seat, decisions, reward, done = self._advance(games, seat, decisions, slot_params, action,
                                                                  learner_moves, k_advance, cfg.passes_per_step)
-            return (games, seat, decisions), (observation, mask, action, log_prob, value, reward, done, learner_moves)
+            # the reward GAE learns from (the unshaped one rates the population)
+            shaped = reward + shaping_terms(phi_before, self._potential(games, seat), done, cfg.gamma) \
+                if shaping else reward
+            return (games, seat, decisions), (observation, mask, action, log_prob, value, reward, shaped, done,
+                                              learner_moves)
 
+        shaping = cfg.score_shaping > 0
         (games, seat, decisions), batch = jax.lax.scan(
             learner_step, (runner.games, runner.seat, runner.decisions), jax.random.split(k_rollout, cfg.num_steps))
-        observation, mask, action, log_prob, value, reward, done, valid = batch
+        observation, mask, action, log_prob, value, reward, shaped, done, valid = batch
         if cfg.passes_per_step:
             # games the cap left at an opponent's turn play on to their learner's turn, so that the
             # update ends (and the next begins) with every game at it; what that brings is carried
             # back to each game's last learner step
+            phi_before = self._potential(games, seat) if shaping else None
             games, seat, decisions, tail_reward, tail_done = self._advance(
                 games, seat, decisions, slot_params, jnp.zeros(self.local_envs, jnp.int32),
                 jnp.zeros(self.local_envs, bool), jax.random.fold_in(k_rollout, cfg.num_steps), 0, tail=True)
+            tail_shaped = tail_reward + shaping_terms(phi_before, self._potential(games, seat), tail_done, cfg.gamma) \
+                if shaping else tail_reward
             last_value = net.value(params["critic"], games.observation)
-            advantages, targets = gae_with_gaps(reward, value, done, valid, tail_reward, tail_done, last_value,
+            advantages, targets = gae_with_gaps(shaped, value, done, valid, tail_shaped, tail_done, last_value,
                                                 cfg.gamma, cfg.gae_lambda)
             reward, done = jnp.concatenate([reward, tail_reward[None]]), jnp.concatenate([done, tail_done[None]])
         else:
             last_value = net.value(params["critic"], games.observation)
-            advantages, targets = gae(reward, value, done, last_value, cfg.gamma, cfg.gae_lambda)
+            advantages, targets = gae(shaped, value, done, last_value, cfg.gamma, cfg.gae_lambda)
         learner_steps = valid.sum(dtype=jnp.int32)
         if axis is not None:
             learner_steps = jax.lax.psum(learner_steps, axis)
@@ -390,6 +415,13 @@ class SelfPlayPPO:
         total = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
         approx_kl = mean((ratio - 1) - (log_prob - old_log_prob))
         return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy, "approx_kl": approx_kl}
+
+
+def shaping_terms(phi_before: jax.Array, phi_after: jax.Array, done: jax.Array, gamma: float) -> jax.Array:
+    """Potential-based shaping of one step: ``gamma * phi(after) - phi(before)``, where a step that
+    ended its game has potential 0 after it (``phi_after`` is then a fresh game's, not this one's).
+    Summed over a game with ``gamma`` = 1 the terms telescope to ``-phi(start)``."""
+    return gamma * jnp.where(done, 0.0, phi_after) - phi_before
 
 
 @partial(jax.jit, static_argnums=(4, 5))

@@ -50,7 +50,7 @@ DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
              "ent_coef", "gamma", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
-             "truncation_scoring", "passes_per_step", "sampler",
+             "truncation_scoring", "score_shaping", "passes_per_step", "sampler",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
@@ -90,6 +90,9 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
                         help="cut games after this many decisions (0: never)")
     parser.add_argument("--truncation-scoring", choices=TRUNCATION_SCORING,
                         help="a cut game counts as a draw or by its standing")
+    parser.add_argument("--score-shaping", type=non_negative_float,
+                        help="potential-based shaping: each point of lead over the best other player is worth this "
+                             "much reward while the game runs (0: off, config default)")
     parser.add_argument("--passes-per-step", type=non_negative_int,
                         help="moves each game may make per learner step (the learner's and its opponents'; 0: until "
                              "every game is at its learner's turn; config default)")

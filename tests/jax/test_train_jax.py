@@ -21,7 +21,7 @@ from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa
 from meadowzoo.training import jax_checkpoints  # noqa: E402
 from meadowzoo.training.jax_config import JaxTrainConfig, jax_config_for  # noqa: E402
 from meadowzoo.training.jax_network import export_arrays  # noqa: E402
-from meadowzoo.training.jax_ppo import SelfPlayPPO, gae, gae_with_gaps  # noqa: E402
+from meadowzoo.training.jax_ppo import SelfPlayPPO, gae, gae_with_gaps, shaping_terms  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = dict(num_envs=16, num_steps=24, num_minibatches=2, opponent_slots=4, population=4, snapshot_min_updates=1)
@@ -368,3 +368,48 @@ def test_gae_with_gaps_is_plain_gae_when_every_step_is_the_learners():
     gapped = gae_with_gaps(reward, value, done, every, nothing, nothing.astype(bool), last_value, 0.995, 0.95)
     for a, b in zip(plain, gapped):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_shaping_terms_telescope_over_a_game():
+    """score_shaping: gamma * phi(after) - phi(before) per step, 0 after the step that ends the game
+    (the next potential is a fresh game's); with gamma = 1 a game's terms sum to -phi(start)."""
+    phi = np.array([0.0, 0.3, -0.2, 0.5, 0.1, 7.0], np.float32)  # 7.0: the fresh game after the end
+    done = np.array([False, False, False, False, True])
+    terms = np.asarray(shaping_terms(phi[:-1], phi[1:], done, 1.0))
+    np.testing.assert_allclose(terms, [0.3, -0.5, 0.7, -0.4, -0.1], atol=1e-6)
+    assert terms.sum() == pytest.approx(-phi[0], abs=1e-6)
+    np.testing.assert_allclose(np.asarray(shaping_terms(phi[:-1], phi[1:], done, 0.5)),
+                               [0.15, -0.4, 0.45, -0.45, -0.1], atol=1e-6)
+
+
+def test_score_shaping_changes_what_is_learnt_not_the_games_or_ratings():
+    """With score_shaping the rollout is the same (same seed, same network) and the population is
+    rated on the same, unshaped results, but the advantages differ wherever points changed, so the
+    losses differ; the potential is the learner's points minus the best other player's."""
+    env = meadowzoo.jax.make("volle_wolle", num_players=3)
+    # games cut after 24 decisions and scored by their standing, so that some finish in one update
+    small = dict(SMALL, num_envs=12, opponent_slots=2, num_steps=16, max_game_decisions=24,
+                 truncation_scoring="standing")
+    plain = SelfPlayPPO(env, jax_config_for("volle_wolle", **small))
+    shaped = SelfPlayPPO(env, jax_config_for("volle_wolle", **small, score_shaping=0.1))
+    runner_a, metrics_a = plain.update(plain.setup(0))
+    runner_b, metrics_b = shaped.update(shaped.setup(0))
+    assert_same(runner_a.games, runner_b.games)
+    assert_same(runner_a.population, runner_b.population)
+    metrics_a, metrics_b = jax.device_get(metrics_a), jax.device_get(metrics_b)
+    assert metrics_a["games_finished"] > 0
+    for name in ("games_finished", "mean_reward", "win_share", "learner_elo"):
+        assert metrics_a[name] == metrics_b[name], name
+    assert metrics_a["value_loss"] != metrics_b["value_loss"]
+    scores = np.asarray(jax.vmap(env.scores)(runner_a.games), np.float32)
+    assert scores.max() > 0  # points were won during the rollout, so the shaping had something to say
+    seat = np.asarray(runner_a.seat)
+    rows = np.arange(len(seat))
+    best_other = np.where(np.arange(3)[None, :] == seat[:, None], -np.inf, scores).max(axis=1)
+    np.testing.assert_allclose(np.asarray(shaped._potential(runner_a.games, runner_a.seat)),
+                               0.1 * (scores[rows, seat] - best_other), rtol=1e-6)
+    with pytest.raises(ValueError, match="score_shaping"):
+        jax_config_for("volle_wolle", score_shaping=-0.1)
+    from meadowzoo.training import train_jax
+
+    assert train_jax.build(train_jax.parse_args(["--game", "volle_wolle", "--score-shaping", "0.05"]))[0].score_shaping == 0.05
