@@ -16,7 +16,15 @@ File format ``meadowzoo-mlp-policy-v1``: a numpy ``.npz`` archive, read with
   output layer (logits over every action), and the same under ``critic/`` (one output: the value).
 
 The forward pass is ``h = act(h @ kernel + bias)`` per hidden layer, then ``h @ kernel + bias``;
-illegal actions' logits are masked out. :func:`meadowzoo.agents.policy.load_policy` dispatches on the
+illegal actions' logits are masked out.
+
+File format ``meadowzoo-mlp-policy-v2`` (networks trained with ``--conv``): as v1, plus the meta
+fields ``conv`` (channel widths) and ``board`` (``[planes, rows, cols]`` of the observation's first
+block) and, per part, ``<part>/conv<i>/kernel`` ``(3, 3, in, out)`` and ``<part>/conv<i>/bias``.
+Before the dense layers the board block is read as ``(planes, rows, cols)``, turned channels-last,
+passed through each 3×3 convolution (zero padding, output the size of the input) and the
+activation, flattened row by row (rows, cols, channels) and followed by the rest of the
+observation; that vector is ``h`` for the first dense layer. v1 files stay v1. :func:`meadowzoo.agents.policy.load_policy` dispatches on the
 file's ``format`` field, so a ``policy:`` agent spec takes either kind of file.
 """
 
@@ -33,6 +41,8 @@ import numpy as np
 from meadowzoo.agents.base import Agent
 
 FORMAT = "meadowzoo-mlp-policy-v1"
+FORMAT_CONV = "meadowzoo-mlp-policy-v2"  # v1 with 3x3 convolutions over board planes first
+FORMATS = (FORMAT, FORMAT_CONV)
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 _META_FIELDS = {"game": str, "env_options": dict, "observation_size": int, "num_actions": int,
                 "hidden": list, "activation": str}
@@ -65,18 +75,26 @@ def weights_sha256(arrays: dict[str, np.ndarray]) -> str:
 
 
 def save_mlp_policy(path: str | Path, arrays: dict[str, np.ndarray], game: str, env_options: dict,
-                    hidden: list[int], activation: str, note: str = "") -> Path:
-    """Write a policy file atomically (``arrays``: name -> float32 array as in the module docstring)."""
+                    hidden: list[int], activation: str, note: str = "", conv: list[int] | tuple = (),
+                    board: list[int] | tuple | None = None) -> Path:
+    """Write a policy file atomically (``arrays``: name -> float32 array as in the module docstring;
+    ``conv``/``board`` for a network with convolutions, written as format v2)."""
     from meadowzoo.training.files import atomic_write
 
     arrays = {name: np.asarray(value, dtype=np.float32) for name, value in arrays.items()}
+    observation_size = int(arrays["actor/0/kernel"].shape[0])
+    if conv:  # the first dense layer reads the flattened last convolution, then the rest
+        planes, rows, cols = board
+        observation_size += planes * rows * cols - int(conv[-1]) * rows * cols
     meta = {
-        "format": FORMAT, "game": game, "env_options": dict(env_options),
-        "observation_size": int(arrays["actor/0/kernel"].shape[0]),
+        "format": FORMAT_CONV if conv else FORMAT, "game": game, "env_options": dict(env_options),
+        "observation_size": observation_size,
         "num_actions": int(arrays[f"actor/{len(hidden)}/kernel"].shape[1]),
         "hidden": [int(h) for h in hidden], "activation": activation, "note": note,
         "weights_sha256": weights_sha256(arrays),
     }
+    if conv:
+        meta["conv"], meta["board"] = [int(c) for c in conv], [int(b) for b in board]
     policy = MlpPolicy(meta, arrays, source=str(path))  # refuses inconsistent arrays before writing
     buffer = io.BytesIO()
     np.savez(buffer, meta=np.array(json.dumps(policy.meta)), **arrays)
@@ -104,8 +122,8 @@ class MlpPolicy:
     """The network of a policy file: :meth:`forward` gives masked logits and the value."""
 
     def __init__(self, meta: dict, arrays: dict[str, np.ndarray], source: str = "a policy") -> None:
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ValueError(f"{source}: not a {FORMAT} file")
+        if not isinstance(meta, dict) or meta.get("format") not in FORMATS:
+            raise ValueError(f"{source}: not a {FORMAT} (or {FORMAT_CONV}) file")
         for field, kind in _META_FIELDS.items():
             if not isinstance(meta.get(field), kind) or isinstance(meta.get(field), bool):
                 raise ValueError(f"{source}: policy field {field!r} is missing or malformed")
@@ -116,9 +134,22 @@ class MlpPolicy:
         self.meta = meta
         self.meadowzoo = meta  # what PolicyAgent.check_fits reads
         self.activation = ACTIVATIONS[meta["activation"]]
-        self.layers = {}
+        self.conv, self.board = self._check_board(meta, source)
+        self.layers, self.conv_layers = {}, {}
         for part, outputs in (("actor", meta["num_actions"]), ("critic", 1)):
             width = meta["observation_size"]
+            self.conv_layers[part] = []
+            if self.conv:
+                planes, rows, cols = self.board
+                channels = planes
+                for i, out in enumerate(self.conv):
+                    name = f"{part}/conv{i}"
+                    kernel, bias = arrays.get(f"{name}/kernel"), arrays.get(f"{name}/bias")
+                    if kernel is None or bias is None or kernel.shape != (3, 3, channels, out) or bias.shape != (out,):
+                        raise ValueError(f"{source}: layer {name} is missing or not of shape (3, 3, {channels}, {out})")
+                    self.conv_layers[part].append((kernel.astype(np.float32), bias.astype(np.float32)))
+                    channels = out
+                width += (channels - planes) * rows * cols
             layers = []
             for name, out in zip(layer_names(part, meta["hidden"]), meta["hidden"] + [outputs]):
                 kernel, bias = arrays.get(f"{name}/kernel"), arrays.get(f"{name}/bias")
@@ -128,7 +159,37 @@ class MlpPolicy:
                 width = out
             self.layers[part] = layers
 
+    @staticmethod
+    def _check_board(meta: dict, source: str) -> tuple[list[int], list[int] | None]:
+        """The convolution widths and board shape of a v2 file (none for v1)."""
+        if meta["format"] == FORMAT:
+            return [], None
+        conv, board = meta.get("conv"), meta.get("board")
+        positive = lambda values: all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)  # noqa: E731
+        if not isinstance(conv, list) or not conv or not positive(conv):
+            raise ValueError(f"{source}: policy field 'conv' must list positive channel widths")
+        if not isinstance(board, list) or len(board) != 3 or not positive(board) \
+                or board[0] * board[1] * board[2] > meta["observation_size"]:
+            raise ValueError(f"{source}: policy field 'board' must be [planes, rows, cols] within the observation")
+        return conv, board
+
+    def _convolve(self, part: str, x: np.ndarray) -> np.ndarray:
+        """The board block through the 3x3 convolutions, flattened, then the rest of ``x``."""
+        planes, rows, cols = self.board
+        size = planes * rows * cols
+        board = np.moveaxis(x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols)), -3, -1)
+        for kernel, bias in self.conv_layers[part]:
+            padded = np.pad(board, [(0, 0)] * (board.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
+            out = np.broadcast_to(bias, board.shape[:-1] + bias.shape).copy()
+            for dy in range(3):
+                for dx in range(3):
+                    out += padded[..., dy:dy + rows, dx:dx + cols, :] @ kernel[dy, dx]
+            board = self.activation(out)
+        return np.concatenate([board.reshape(x.shape[:-1] + (-1,)), x[..., size:]], axis=-1)
+
     def _mlp(self, part: str, x: np.ndarray) -> np.ndarray:
+        if self.conv:
+            x = self._convolve(part, x)
         layers = self.layers[part]
         for kernel, bias in layers[:-1]:
             x = self.activation(x @ kernel + bias)

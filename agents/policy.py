@@ -102,7 +102,7 @@ def load_policy(path: str | Path) -> Any:
     if not path.is_file():
         raise FileNotFoundError(f"no policy file {path}")
     kind = mlp_policy.file_format(path)
-    if kind == mlp_policy.FORMAT:  # a portable numpy network (the JAX trainer's export)
+    if kind in mlp_policy.FORMATS:  # a portable numpy network (the JAX trainer's export)
         return mlp_policy.load_mlp_policy(path)
     if kind is not None:
         raise ValueError(f"{path}: unknown policy file format {kind!r}")

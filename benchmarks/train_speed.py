@@ -71,7 +71,7 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
             "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
             "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
             "passes_per_step": config.passes_per_step, "sampler": config.sampler,
-            "hidden": list(config.hidden), "backend": jax.default_backend(), "devices": str(jax.devices())}
+            "hidden": list(config.hidden), "conv": list(config.conv), "backend": jax.default_backend(), "devices": str(jax.devices())}
 
 
 def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
     parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
     parser.add_argument("--hidden", type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64")
+    parser.add_argument("--conv", type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16")
     parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
     parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
     parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     devices = min(devices, meadowzoo.jax.use_cpu_devices(devices))
     load_before = os.getloadavg()
-    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "devices": devices}
+    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "conv": args.conv, "devices": devices}
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
               "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)

@@ -22,7 +22,7 @@ from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-e
 SAMPLERS = ("inverse_cdf", "gumbel")
 #: settings that runs recorded before the setting existed had (a checkpoint's or training record's
 #: settings without the field mean this value, not today's default)
-LEGACY_SETTINGS = {"sampler": "gumbel"}
+LEGACY_SETTINGS = {"sampler": "gumbel", "score_shaping": 0.0, "conv": []}
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,9 @@ class JaxTrainConfig:
     # network: separate actor and critic MLPs of these hidden widths
     hidden: tuple[int, ...] = (128, 128)
     activation: str = "tanh"
+    # 3x3 convolutions (channel widths) over the board planes before the dense layers, for engines
+    # that declare a board_shape (jax_network); () = none
+    conv: tuple[int, ...] = ()
     # PPO
     num_envs: int = 256  # games played side by side
     num_steps: int = 32  # learner decisions per game per update
@@ -114,6 +117,8 @@ class JaxTrainConfig:
             raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
         if not 0.5 <= self.snapshot_threshold <= 1.0:
             raise ValueError(f"snapshot_threshold must lie in [0.5, 1], got {self.snapshot_threshold}")
+        if any(not isinstance(c, int) or isinstance(c, bool) or c < 1 for c in self.conv):
+            raise ValueError(f"conv must be positive channel widths, got {self.conv!r}")
         if not self.hidden or any(not isinstance(h, int) or h < 1 for h in self.hidden):
             raise ValueError(f"hidden must be positive layer widths, got {self.hidden!r}")
 
@@ -126,6 +131,7 @@ class JaxTrainConfig:
     def as_dict(self) -> dict:
         data = asdict(self)
         data["hidden"] = list(self.hidden)
+        data["conv"] = list(self.conv)
         return data
 
     @classmethod
@@ -135,8 +141,9 @@ class JaxTrainConfig:
         if unknown:
             raise ValueError(f"unknown trainer settings {sorted(unknown)}")
         data = dict(data)
-        if "hidden" in data:
-            data["hidden"] = tuple(data["hidden"])
+        for name in ("hidden", "conv"):
+            if name in data:
+                data[name] = tuple(data[name])
         return cls(**data)
 
 

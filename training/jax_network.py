@@ -6,6 +6,13 @@ action (illegal ones masked to ``-1e9`` before sampling), the critic one value. 
 one the output; :func:`export_arrays` maps them one to one onto the arrays of
 :mod:`meadowzoo.agents.mlp_policy` (``actor/<i>/kernel`` …), whose numpy forward pass is the same
 function.
+
+With ``conv`` channel widths (games whose engine declares a ``board_shape``: planes, rows, cols at
+the start of the observation), each MLP first reads the board planes with 3×3 convolutions
+(``"SAME"`` padding, layer ``conv<i>``, kernels ``(3, 3, in, out)``, the activation after each),
+flattens the last one row by row (rows, cols, channels) and puts the rest of the observation after
+it; the dense layers follow as above. A convolution sees a sheep's neighbourhood the same way on
+every square, which a dense layer over one-hot squares has to learn 81 times over.
 """
 
 from __future__ import annotations
@@ -20,15 +27,50 @@ import numpy as np
 MASKED = -1e9  # logit of an illegal action (as agents.mlp_policy)
 
 
+def neighbourhoods(board: jax.Array) -> jax.Array:
+    """``(..., rows, cols, c)`` -> ``(..., rows, cols, 9 * c)``: each square's 3×3 neighbourhood
+    (zeros beyond the edge), offsets (dy, dx) in reading order, channels innermost."""
+    rows, cols = board.shape[-3], board.shape[-2]
+    padded = jnp.pad(board, [(0, 0)] * (board.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
+    return jnp.concatenate([padded[..., dy:dy + rows, dx:dx + cols, :] for dy in range(3) for dx in range(3)],
+                           axis=-1)
+
+
+class Conv3x3(nn.Module):
+    """A 3×3 convolution with zero padding (``"SAME"``), kernel ``(3, 3, in, out)`` as flax's
+    ``nn.Conv``, computed as one matrix product over each square's neighbourhood. Why not
+    ``nn.Conv``: on the CPU XLA's convolution and its gradient on 9×9 boards ran Haste Bock?'s
+    trainer at well under a tenth of its dense speed; slices and a matrix product are what the CPU
+    does fast."""
+    features: int
+
+    @nn.compact
+    def __call__(self, board: jax.Array) -> jax.Array:
+        channels = board.shape[-1]
+        kernel = self.param("kernel", nn.initializers.orthogonal(math.sqrt(2)), (3, 3, channels, self.features))
+        bias = self.param("bias", nn.initializers.zeros, (self.features,))
+        return neighbourhoods(board) @ kernel.reshape(9 * channels, self.features) + bias
+
+
 class MLP(nn.Module):
     hidden: tuple[int, ...]
     outputs: int
     activation: str
     output_scale: float
+    conv: tuple[int, ...] = ()
+    board: tuple[int, int, int] | None = None  # (planes, rows, cols) of the observation's first block
 
     @nn.compact
     def __call__(self, x: jax.Array) -> jax.Array:
         act = nn.tanh if self.activation == "tanh" else nn.relu
+        if self.conv:
+            planes, rows, cols = self.board
+            size = planes * rows * cols
+            board = x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols))
+            board = jnp.moveaxis(board, -3, -1)  # channels last, as flax's Conv reads them
+            for i, channels in enumerate(self.conv):
+                board = act(Conv3x3(channels, name=f"conv{i}")(board))
+            x = jnp.concatenate([board.reshape(x.shape[:-1] + (-1,)), x[..., size:]], axis=-1)
         for i, width in enumerate(self.hidden):
             x = act(nn.Dense(width, kernel_init=nn.initializers.orthogonal(math.sqrt(2)), name=str(i))(x))
         return nn.Dense(self.outputs, kernel_init=nn.initializers.orthogonal(self.output_scale),
@@ -38,12 +80,17 @@ class MLP(nn.Module):
 class ActorCritic:
     """The two MLPs; :meth:`init` makes parameters, the other methods are pure functions of them."""
 
-    def __init__(self, observation_size: int, num_actions: int, hidden: tuple[int, ...], activation: str) -> None:
+    def __init__(self, observation_size: int, num_actions: int, hidden: tuple[int, ...], activation: str,
+                 conv: tuple[int, ...] = (), board: tuple[int, int, int] | None = None) -> None:
         self.observation_size, self.num_actions = observation_size, num_actions
         self.hidden, self.activation = tuple(hidden), activation
+        self.conv, self.board = tuple(conv), (tuple(board) if board else None)
+        if self.conv and (self.board is None or math.prod(self.board) > observation_size):
+            raise ValueError(f"convolutions need board planes at the start of the observation; this engine "
+                             f"declares none (board_shape {board!r})")
         # small initial logits: the first policy is close to uniform over the legal actions
-        self.actor = MLP(self.hidden, num_actions, activation, 0.01)
-        self.critic = MLP(self.hidden, 1, activation, 1.0)
+        self.actor = MLP(self.hidden, num_actions, activation, 0.01, self.conv, self.board)
+        self.critic = MLP(self.hidden, 1, activation, 1.0, self.conv, self.board)
 
     def init(self, key: jax.Array) -> dict:
         k_actor, k_critic = jax.random.split(key)

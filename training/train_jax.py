@@ -49,7 +49,7 @@ from meadowzoo.training.jax_config import SAMPLERS, TRUNCATION_SCORING, as_recor
 DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
-             "ent_coef", "gamma", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
+             "ent_coef", "gamma", "conv", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
              "truncation_scoring", "score_shaping", "passes_per_step", "sampler",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
@@ -73,6 +73,9 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     parser.add_argument("--hidden", type=layer_widths,
                         help="hidden layer widths of the actor and of the critic, e.g. 64,64 (config default)")
     parser.add_argument("--activation", choices=sorted(ACTIVATIONS), help="hidden activation (config default)")
+    parser.add_argument("--conv", type=layer_widths,
+                        help="3x3 convolutions over the board planes before the dense layers, channel widths, e.g. "
+                             "16,16 (games whose engine has a board_shape; config default: none)")
     parser.add_argument("--num-envs", type=positive_int, help="games played side by side")
     parser.add_argument("--num-steps", type=positive_int, help="learner decisions per game per update")
     parser.add_argument("--update-epochs", type=positive_int, help="PPO epochs per update (config default)")
@@ -124,11 +127,13 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     if args.game not in meadowzoo.jax.available():
         parser.error(f"argument --game: {args.game} has no JAX engine yet; games with one: {meadowzoo.jax.available()}")
     try:  # the engine's own check of the options (it may support fewer than the PettingZoo env)
-        meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
+        engine = meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
     except ValueError as error:
         parser.error(f"argument --option: {error}")
     except ImportError as error:
         parser.error(f"the JAX trainer needs the jax extra (pip install 'meadowzoo[jax]'): {error}")
+    if args.conv and engine.board_shape is None:
+        parser.error(f"argument --conv: {args.game}'s observation has no board planes to convolve")
     return args
 
 
@@ -154,7 +159,8 @@ def export(path: Path, trainer, runner, args, config, steps: int) -> Path:
 
     return save_mlp_policy(path, export_arrays(jax.device_get(trainer.gathered(runner).params)), args.game,
                            {"num_players": args.players, **args.env_options}, list(config.hidden), config.activation,
-                           note=f"train_jax seed {args.seed}, {steps} learner steps")
+                           note=f"train_jax seed {args.seed}, {steps} learner steps", conv=list(config.conv),
+                           board=trainer.network.board)
 
 
 def crossed(steps: int, done: int, every: int) -> bool:

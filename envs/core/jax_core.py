@@ -271,6 +271,10 @@ class MeadowJaxEnv(pgx.core.Env):
 
     #: registry name of the game (``meadowzoo.envs.registry.GAMES``)
     game: str = ""
+    #: (planes, rows, cols) when the observation begins with board planes (row-major, plane by
+    #: plane), which a network may read with convolutions (the trainer's ``conv`` setting); None
+    #: for games without such a board
+    board_shape: tuple[int, int, int] | None = None
 
     def __init__(self, **options: Any) -> None:
         super().__init__()

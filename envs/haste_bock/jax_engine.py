@@ -287,6 +287,9 @@ class HasteBockJax(MeadowJaxEnv):
     def observation_shape(self) -> tuple[int, ...]:
         return (E.OBS_SIZE,)
 
+    #: the observation's first block: 9 sheep planes of the 9 × 9 pasture (env.py's table)
+    board_shape = (9, 9, 9)
+
     def init(self, key: jax.Array) -> State:
         """As ``pgx.Env.init``, without its second observation: the table row holds it already."""
         return self._init(key)

@@ -207,8 +207,10 @@ def test_cut_games_are_scored_as_configured():
     env = meadowzoo.jax.make("volle_wolle", num_players=2)
     finished = {}
     for scoring in ("draw", "standing"):
+        # no pass cap: every learner step plays on to the learner's next turn (with the settings'
+        # cap of 2, steps spent on opponents' moves alone leave fewer decisions for the count below)
         trainer = SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, max_game_decisions=20,
-                                                  truncation_scoring=scoring))
+                                                  truncation_scoring=scoring, passes_per_step=0))
         runner, metrics = trainer.update(trainer.setup(0))
         finished[scoring] = metrics = jax.device_get(metrics)
         # every game is cut after 20 decisions (about 10 of the learner's): 24 learner steps end two or more
@@ -249,7 +251,8 @@ def test_command_line_run_resumes_exactly(tmp_path):
 def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path):
     """Checkpoints written before the ``sampler`` setting existed drew with Gumbel noise: resuming
     one needs ``--sampler gumbel`` (then it continues exactly as a gumbel run), and today's default
-    is refused as other settings rather than silently changing the draws."""
+    is refused as other settings rather than silently changing the draws. Settings added later
+    (``score_shaping``, ``conv``) are missing from such a checkpoint too and mean what it did: none."""
     import json
 
     from meadowzoo.training import train_jax
@@ -259,7 +262,8 @@ def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path)
     train_jax.main(gumbel + ["--timesteps", "256", "--out", str(tmp_path / "old")])
     for meta_file in (tmp_path / "old" / "checkpoints").glob("step_*/meta.json"):  # as written before the setting
         meta = json.loads(meta_file.read_text())
-        del meta["run"]["config"]["sampler"]
+        for later in ("sampler", "score_shaping", "conv"):  # settings added after the sampler too
+            del meta["run"]["config"][later]
         meta_file.write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="other settings"):
         train_jax.main(CLI + ["--timesteps", "512", "--out", str(tmp_path / "old")])
@@ -413,3 +417,48 @@ def test_score_shaping_changes_what_is_learnt_not_the_games_or_ratings():
     from meadowzoo.training import train_jax
 
     assert train_jax.build(train_jax.parse_args(["--game", "volle_wolle", "--score-shaping", "0.05"]))[0].score_shaping == 0.05
+
+
+def test_convolutional_network_exports_and_plays_the_same_without_jax(tmp_path):
+    """--conv: 3x3 convolutions over the board planes (Haste Bock?'s 9 sheep planes of 9 x 9) before
+    the dense layers; the v2 policy file's numpy forward pass equals flax's, and it loads as a
+    policy: agent. Games without board planes refuse the flag."""
+    from meadowzoo.agents.mlp_policy import FORMAT_CONV
+    from meadowzoo.agents.policy import load_policy
+    from meadowzoo.training import train_jax
+    from meadowzoo.training.jax_network import ActorCritic
+
+    obs_size, actions, board = 1036, 996, (9, 9, 9)
+    net = ActorCritic(obs_size, actions, (32,), "tanh", conv=(4, 3), board=board)
+    params = net.init(jax.random.PRNGKey(1))
+    assert params["actor"]["conv0"]["kernel"].shape == (3, 3, 9, 4)
+    assert params["actor"]["0"]["kernel"].shape == (3 * 81 + obs_size - 729, 32)
+    rng = np.random.default_rng(0)
+    observation = (rng.random((5, obs_size)) < 0.1).astype(np.float32)
+    mask = rng.random((5, actions)) < 0.3
+    path = save_mlp_policy(tmp_path / "conv.npz", export_arrays(params), "haste_bock", {"num_players": 2},
+                           [32], "tanh", conv=[4, 3], board=list(board))
+    policy = load_mlp_policy(path)
+    assert policy.meta["format"] == FORMAT_CONV and policy.meta["observation_size"] == obs_size
+    logits, values = policy.forward(observation, mask)
+    np.testing.assert_allclose(logits, np.asarray(net.logits(params["actor"], observation, mask)), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(values, np.asarray(net.value(params["critic"], observation)), rtol=1e-4, atol=1e-5)
+    # a square's neighbourhood matters: moving one sheep changes the convolutions' output
+    moved = observation.copy()
+    moved[:, :81] = np.roll(moved[:, :81], 1, axis=1)
+    assert not np.allclose(policy.forward(moved, mask)[1], values)
+    assert type(load_policy(path)).__name__ == "MlpPolicy"
+    # a v2 file whose conv field is missing is refused
+    import json
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files if name != "meta"}
+        meta = json.loads(str(archive["meta"]))
+    del meta["conv"]
+    with pytest.raises(ValueError, match="conv"):
+        type(policy)(meta, arrays)
+    with pytest.raises(ValueError, match="board planes"):
+        ActorCritic(100, 10, (8,), "tanh", conv=(4,), board=None)
+    with pytest.raises(SystemExit):
+        train_jax.parse_args(["--game", "volle_wolle", "--conv", "8"])
+    config = train_jax.build(train_jax.parse_args(["--game", "haste_bock", "--conv", "8,4"]))[0]
+    assert config.conv == (8, 4)
