@@ -24,8 +24,11 @@ block) and, per part, ``<part>/conv<i>/kernel`` ``(3, 3, in, out)`` and ``<part>
 Before the dense layers the board block is read as ``(planes, rows, cols)``, turned channels-last,
 passed through each 3×3 convolution (zero padding, output the size of the input) and the
 activation, flattened row by row (rows, cols, channels) and followed by the rest of the
-observation; that vector is ``h`` for the first dense layer. v1 files stay v1. :func:`meadowzoo.agents.policy.load_policy` dispatches on the
-file's ``format`` field, so a ``policy:`` agent spec takes either kind of file.
+observation; that vector is ``h`` for the first dense layer. Networks without convolutions are
+still written as v1.
+
+:func:`meadowzoo.agents.policy.load_policy` dispatches on the file's ``format`` field, so a
+``policy:`` agent spec takes any of these files.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ class MLP(nn.Module):
             planes, rows, cols = self.board
             size = planes * rows * cols
             board = x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols))
-            board = jnp.moveaxis(board, -3, -1)  # channels last, as flax's Conv reads them
+            board = jnp.moveaxis(board, -3, -1)  # channels last, as Conv3x3 reads them
             for i, channels in enumerate(self.conv):
                 board = act(Conv3x3(channels, name=f"conv{i}")(board))
             x = jnp.concatenate([board.reshape(x.shape[:-1] + (-1,)), x[..., size:]], axis=-1)
