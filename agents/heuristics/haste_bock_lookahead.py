@@ -20,7 +20,14 @@ RECONSTRUCTED rule data); the player refuses other games rather than misjudge th
 
 The value file is weights-only (a plain dict of tensors and JSON-like metadata read with
 ``torch.load(..., weights_only=True)``); inference runs in numpy. Command-line spec:
-``lookahead:path/to/value.pt`` (optionally ``lookahead:path.pt:width=8``).
+``lookahead:path/to/value.pt`` (optionally ``lookahead:path.pt:width=8``; ``:explore=E`` plays a
+uniformly drawn option at rate E, for recording self-play).
+
+``prior=none`` (``lookahead:path.pt:prior=none``) takes no advice from the strong heuristic: every
+plan of the turn (every card × legal move × time tile) is valued, and ties are broken by the lower
+action index. This is the player that learns Haste Bock? from the rules alone
+(:mod:`meadowzoo.training.afterstate_selfplay`): with it nothing but the rules engine and the learned
+value decides a move.
 """
 
 from __future__ import annotations
@@ -42,6 +49,8 @@ from meadowzoo.envs.haste_bock.rules import (
 
 FORMAT = "meadowzoo-afterstate-value-v1"
 DEFAULT_WIDTH = 8
+#: where the candidate plans come from: strong's ``width`` best, or every plan (no heuristic)
+PRIORS = ("strong", "none")
 
 
 class AfterstateValue:
@@ -108,16 +117,24 @@ def ended_worth(game: HasteBockGame, scores: list[int], hands: list[list[int]], 
 
 
 class LookaheadAgent(StrongHasteBock):
-    """strong's ``width`` best plans, the one with the best learned afterstate value played."""
+    """strong's ``width`` best plans (``prior="strong"``) or every plan (``prior="none"``), the one
+    with the best learned afterstate value played."""
 
     name = "lookahead"
 
-    def __init__(self, value: AfterstateValue, width: int = DEFAULT_WIDTH, seed: int | None = None) -> None:
+    def __init__(self, value: AfterstateValue, width: int = DEFAULT_WIDTH, seed: int | None = None,
+                 prior: str = "strong", explore: float = 0.0) -> None:
         super().__init__(seed)
         if width < 1:
             raise ValueError(f"width must be at least 1, got {width}")
+        if prior not in PRIORS:
+            raise ValueError(f"lookahead prior must be one of {PRIORS}, got {prior!r}")
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"lookahead explore must lie in [0, 1], got {explore}")
         self.value = value
+        self.explore = explore
         self.width = width
+        self.prior = prior
 
     # -- afterstates --------------------------------------------------------------------------
     def _after_turn(self, game: HasteBockGame, moved: HasteBockGame, p: int, kind: int, in_hand: bool,
@@ -138,7 +155,11 @@ class LookaheadAgent(StrongHasteBock):
         return record(moved.pos, moved.facing, new, scores, hands, tiles, nxt, p), 0.0
 
     def _pick(self, options: list[tuple[float, int, np.ndarray | None, float]]) -> int:
-        """Best action of ``(strong value, action, record or None, exact worth)`` options."""
+        """Best action of ``(strong value, action, record or None, exact worth)`` options; with
+        ``explore`` > 0, at that rate a uniformly drawn option instead (self-play data that also
+        shows what the other plans lead to)."""
+        if self.explore and self.rng.random() < self.explore:
+            return options[int(self.rng.integers(len(options)))][1]
         recs = [o[2] for o in options if o[2] is not None]
         worths = iter(self.value.worth(np.stack(recs)) if recs else [])
         scored = [(float(next(worths)) if rec is not None else exact, strong, -a) for strong, a, rec, exact in options]
@@ -163,6 +184,22 @@ class LookaheadAgent(StrongHasteBock):
     def _top(self, plans: list) -> list:
         return sorted(plans, key=lambda plan: (-plan[0], plan[1], plan[2]))[: self.width]
 
+    @staticmethod
+    def _every_plan(game: HasteBockGame, kinds: list[int], discard: bool) -> list[tuple[float, int, int]]:
+        """``(0, card action, move action)`` of every card × legal move (move -1 for a discard):
+        the candidates of ``prior="none"``, unranked."""
+        if discard:
+            return [(0.0, DISCARD_BASE + kind, -1) for kind in kinds]
+        occupancy = game._occupancy()
+        moves: dict[int, list[int]] = {}
+        plans = []
+        for kind in kinds:
+            t = kind // 3
+            if t not in moves:
+                moves[t] = game._type_moves(t, occupancy)
+            plans += [(0.0, kind, TYPE_BASE[t] + m) for m in moves[t]]
+        return plans
+
     def act(self, env: Any, agent: str) -> int:
         game: HasteBockGame = env.game
         if game.num_agents != self.value.num_players:
@@ -178,8 +215,12 @@ class LookaheadAgent(StrongHasteBock):
         if game.pending == CARD:
             discard = legal[0] >= DISCARD_BASE
             kinds = [a - DISCARD_BASE if discard else a for a in legal]
+            if self.prior == "none":
+                return self._pick(self._turn_options(game, self._every_plan(game, kinds, discard), True))
             return self._pick(self._turn_options(game, self._top(self._plans(game, kinds, discard)), True))
         if game.pending == MOVE:
+            if self.prior == "none":
+                return self._pick(self._turn_options(game, [(0.0, a, a) for a in legal], False))
             scored = self.action_values(game, legal) or []
             plans = self._top([(v, a, a) for v, a in scored])
             return self._pick(self._turn_options(game, plans, False))
@@ -206,16 +247,31 @@ class LookaheadAgent(StrongHasteBock):
 
 
 def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadAgent:
-    """``path.pt`` or ``path.pt:width=K`` (the registry's ``lookahead:`` parameter)."""
+    """``path.pt``, optionally followed by ``:width=K`` and ``:prior=strong|none`` (the registry's
+    ``lookahead:`` parameter), and ``:explore=E``."""
     if game != GAME:
         raise ValueError(f"the lookahead player is for {GAME}, not {game!r}")
     if not parameter:
         raise ValueError("lookahead needs a value file: lookahead:path/to/value.pt")
     path, *settings = parameter.split(":")
-    width = DEFAULT_WIDTH
+    width, prior, explore = DEFAULT_WIDTH, "strong", 0.0
     for setting in settings:
         key, _, raw = setting.partition("=")
-        if key != "width" or not raw.isdigit():
-            raise ValueError(f"unknown lookahead setting {setting!r}; only width=K")
-        width = int(raw)
-    return LookaheadAgent(AfterstateValue.from_file(resolve_agent_file(path)), width=width, seed=seed)
+        if key == "width" and raw.isdigit():
+            width = int(raw)
+        elif key == "prior" and raw in PRIORS:
+            prior = raw
+        elif key == "explore" and _is_share(raw):
+            explore = float(raw)
+        else:
+            raise ValueError(f"unknown lookahead setting {setting!r}; use width=K, prior=strong|none or explore=E "
+                             "(0 <= E <= 1)")
+    return LookaheadAgent(AfterstateValue.from_file(resolve_agent_file(path)), width=width, seed=seed, prior=prior,
+                          explore=explore)
+
+
+def _is_share(text: str) -> bool:
+    try:
+        return 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False

@@ -193,7 +193,7 @@ def test_lookahead_spec_errors_are_clear(value_file):
         make_agent("lookahead", "haste_bock")
     with pytest.raises(ValueError, match="for haste_bock"):
         make_agent(f"lookahead:{value_file}", "volle_wolle")
-    with pytest.raises(ValueError, match="only width"):
+    with pytest.raises(ValueError, match="unknown lookahead setting"):
         make_agent(f"lookahead:{value_file}:depth=3", "haste_bock")
     with pytest.raises(ValueError, match="width must be at least 1"):
         make_agent(f"lookahead:{value_file}:width=0", "haste_bock")

@@ -1,0 +1,153 @@
+"""The heuristic-free lookahead player (``prior=none``) and the self-play rounds that fit its value."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from meadowzoo.agents import make_agent
+from meadowzoo.agents.heuristics.haste_bock_lookahead import AfterstateValue, LookaheadAgent
+from meadowzoo.envs.haste_bock.rules import CARD, MOVE, TILE
+from meadowzoo.training import afterstate_selfplay
+from meadowzoo.training.afterstate_data import generate
+from meadowzoo.training.fit_afterstate_value import fit, save_value
+from tests.agents.helpers import new_env, play
+
+
+@pytest.fixture(scope="module")
+def value_file(tmp_path_factory):
+    """A 2-player value fitted for one epoch on a few random games."""
+    records, beats, gains, _ = generate(8, 5, [("random", "random")], "random")
+    net, _ = fit(records, beats, gains, 2, [16], epochs=1, batch_size=64, lr=1e-3, holdout=0.2, seed=0,
+                 log=lambda *_: None)
+    return save_value(net, tmp_path_factory.mktemp("value") / "value.pt", 2, [16], {"test": True})
+
+
+def _no_heuristic(*args, **kwargs):
+    raise AssertionError("the strong heuristic was consulted")
+
+
+def test_prior_none_never_consults_the_strong_heuristic(value_file, monkeypatch):
+    """Every way strong's judgement enters the lookahead player (its plan values, its action values,
+    its position value) fails here; a whole game with prior=none still plays legally."""
+    for name in ("_plans", "action_values", "position_value", "_finish_value"):
+        monkeypatch.setattr(LookaheadAgent, name, _no_heuristic)
+    env = new_env("haste_bock", players=2, seed=4, max_turns=200)
+    players = [make_agent(f"lookahead:{value_file}:prior=none", "haste_bock", seed=s) for s in (1, 2)]
+    actions = play(env, players)
+    assert len(actions) > 30
+
+
+def _plans_through_the_rules(env) -> int:
+    """Card × move × tile plans of the player to move at a card decision, counted by playing each
+    one on a copy of the env (the rules' own legal actions at every step)."""
+    count = 0
+    for card in env.legal_actions():
+        after_card = env.clone()
+        after_card.step(card)
+        assert after_card.game.pending == MOVE
+        for move in after_card.legal_actions():
+            after_move = after_card.clone()
+            after_move.step(move)
+            assert after_move.game.pending == TILE
+            count += len(after_move.legal_actions())
+    return count
+
+
+def test_prior_none_values_every_plan_of_the_turn(value_file, monkeypatch):
+    """At a card decision the player rates one afterstate per card × legal move × time tile (HB-9,
+    HB-23: two players add a tile to every card), not a pruned list."""
+    env = new_env("haste_bock", players=2, seed=11, max_turns=200)
+    rng = np.random.default_rng(0)
+    while env.game.pending != CARD or env.game.time < 3:  # past the opening panic rams
+        env.step(int(rng.choice(env.legal_actions())))
+    seen = []
+    original = LookaheadAgent._pick
+
+    def counting(self, options):
+        seen.append(len(options))
+        return original(self, options)
+
+    monkeypatch.setattr(LookaheadAgent, "_pick", counting)
+    agent = LookaheadAgent(AfterstateValue.from_file(value_file), prior="none", seed=0)
+    agent.act(env, env.agent_selection)
+    expected = _plans_through_the_rules(env)
+    assert seen == [expected] and expected > 8  # more than strong's default width
+
+
+def test_explore_draws_uniformly_among_the_options(value_file):
+    env = new_env("haste_bock", players=2, seed=11, max_turns=200)
+    rng = np.random.default_rng(0)
+    while env.game.pending != CARD or env.game.time < 3:
+        env.step(int(rng.choice(env.legal_actions())))
+    greedy_choice = {LookaheadAgent(AfterstateValue.from_file(value_file), prior="none", seed=s).act(env, "x")
+                     for s in range(5)}
+    assert len(greedy_choice) == 1  # without exploration the choice is the value's, seed or not
+    explorer = make_agent(f"lookahead:{value_file}:prior=none:explore=1", "haste_bock", seed=0)
+    picks = [explorer.act(env, env.agent_selection) for _ in range(60)]
+    assert set(picks) <= set(env.legal_actions()) and len(set(picks)) > 2
+
+
+def test_lookahead_settings_are_checked(value_file):
+    for bad in ("prior=weak", "explore=1.5", "explore=x", "temperature=1"):
+        with pytest.raises(ValueError, match="unknown lookahead setting"):
+            make_agent(f"lookahead:{value_file}:{bad}", "haste_bock")
+    with pytest.raises(ValueError, match="prior must be one of"):
+        LookaheadAgent(AfterstateValue.from_file(value_file), prior="weak")
+
+
+SMALL = ["--players", "2", "--first-games", "30", "--games", "3", "--epochs", "1", "--td-rounds", "1",
+         "--td-epochs", "1", "--batch-size", "64", "--hidden", "16", "--workers", "1", "--holdout", "0.2"]
+
+
+def test_selfplay_rounds_write_playable_reproducible_values(tmp_path):
+    runs = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        afterstate_selfplay.main(SMALL + ["--rounds", "2", "--seed", "3", "--out", str(out)])
+        record = json.loads((out / "training.json").read_text())
+        assert [r["round"] for r in record["rounds"]] == [0, 1]
+        assert record["rounds"][0]["player"] == "random"
+        assert record["rounds"][1]["player"].endswith("round_0.pt:prior=none:explore=0.1")
+        assert all(r["samples"] > 0 for r in record["rounds"])
+        runs.append(torch.load(out / "value.pt", weights_only=True)["state_dict"])
+        assert torch.equal(torch.load(out / "round_1.pt", weights_only=True)["state_dict"]["layers.0.weight"],
+                           runs[-1]["layers.0.weight"])
+    assert all(torch.equal(runs[0][k], runs[1][k]) for k in runs[0])  # same seed, same net
+    env = new_env("haste_bock", players=2, seed=2, max_turns=200)
+    spec = f"lookahead:{tmp_path / 'a' / 'value.pt'}:prior=none"
+    assert len(play(env, [make_agent(spec, "haste_bock", seed=0), make_agent("random", "haste_bock", seed=0)])) > 30
+
+
+def test_selfplay_round_one_learns_from_the_round_zero_player(tmp_path, monkeypatch):
+    """Round 0 records random play; round 1 records the round-0 value's own player (both seats)."""
+    calls = []
+    real = afterstate_selfplay.generate
+
+    def spy(games, seed, pool, viewer, workers=1):
+        calls.append((games, seed, pool, viewer))
+        return real(games, seed, pool, viewer, workers=workers)
+
+    monkeypatch.setattr(afterstate_selfplay, "generate", spy)
+    afterstate_selfplay.main(SMALL + ["--rounds", "2", "--explore", "0", "--out", str(tmp_path)])
+    assert calls[0] == (30, 0, [("random", "random")], "random")
+    spec = f"lookahead:{tmp_path / 'round_0.pt'}:prior=none"
+    assert calls[1] == (3, 1, [(spec, spec)], spec)
+
+
+def test_selfplay_stops_at_the_budget(tmp_path):
+    afterstate_selfplay.main(SMALL + ["--rounds", "5", "--budget-minutes", "0.0001", "--out", str(tmp_path)])
+    record = json.loads((tmp_path / "training.json").read_text())
+    assert [r["round"] for r in record["rounds"]] == [0]
+    assert (tmp_path / "value.pt").exists() and not (tmp_path / "round_1.pt").exists()
+
+
+@pytest.mark.parametrize("bad", [["--explore", "2"], ["--games", "0"], ["--players", "5"], ["--budget-minutes", "0"],
+                                 ["--holdout", "1"]])
+def test_selfplay_rejects_bad_settings(tmp_path, bad):
+    with pytest.raises(SystemExit):
+        afterstate_selfplay.main(SMALL + bad + ["--out", str(tmp_path)])
+

@@ -1,0 +1,156 @@
+"""Learn Haste Bock? from the rules alone: an afterstate value fitted in rounds of self-play.
+
+No heuristic takes part. The player is the lookahead player with ``prior=none``
+(:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`): at each turn it plays every card × legal
+move × time tile on a copy of the game and takes the plan whose afterstate (the position once the
+turn is over, :mod:`meadowzoo.envs.haste_bock.afterstate`) its learned value rates best. The value
+is an MLP fitted to how games went on from such afterstates, as in TD-Gammon:
+
+* round 0 records ``--first-games`` games of two uniformly random players and fits a new net to
+  their outcomes (then ``--td-rounds`` refits on TD(λ) targets,
+  :func:`meadowzoo.training.fit_afterstate_value.td_lambda_targets`);
+* round r ≥ 1 records ``--games`` self-play games of the player of round r−1, which plays a
+  uniformly drawn plan at rate ``--explore`` (so the data also shows where the other plans lead),
+  and goes on fitting the same net on the samples of the last ``--buffer`` rounds (the newest
+  round's last games held out), outcomes first, then TD(λ) refits.
+
+Every round writes ``round_<r>.pt`` (a value file that ``lookahead:<file>:prior=none`` plays);
+``value.pt`` is the last round's. The run stops after ``--rounds`` rounds or when the next round
+would end past ``--budget-minutes`` of wall time (judged by the last round's length), and writes
+``training.json``: the command, every round's games, samples, seconds and held-out losses.
+Everything is seeded (games by ``--seed`` and the round, the fits by ``--seed``): the same command
+gives the same files on the same machine.
+
+    python -m meadowzoo.training.afterstate_selfplay --players 2 --out runs/hb2_selfplay
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from meadowzoo.training.afterstate_data import generate
+from meadowzoo.training.arguments import command_parser, layer_widths
+from meadowzoo.training.fit_afterstate_value import baseline_bce, fit, predict_beats, save_value, td_lambda_targets
+
+#: episode ids of one round stay below this (afterstate_data: game index * 8 + seat), so that the
+#: rounds in a buffer never share an id
+ROUND_STRIDE = 10**9
+
+
+def player_spec(value_file: Path, explore: float) -> str:
+    """The heuristic-free lookahead player of a value file (exploring at rate ``explore``)."""
+    spec = f"lookahead:{value_file}:prior=none"
+    return spec + (f":explore={explore}" if explore else "")
+
+
+def record_round(r: int, args, previous: Path | None) -> tuple[np.ndarray, ...]:
+    """The samples of round ``r``: random play for round 0, else the previous round's player."""
+    seed = args.seed * 1000 + r
+    if previous is None:
+        pool, viewer, games = [("random",) * args.players], "random", args.first_games
+    else:
+        viewer = player_spec(previous, args.explore)
+        pool, games = [(viewer,) * args.players], args.games
+    records, beats, gains, episodes = generate(games, seed, pool, viewer, workers=args.workers)
+    return records, beats, gains, episodes + r * ROUND_STRIDE
+
+
+def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print):
+    """Go on fitting ``net`` (a new one when None) on the buffer's samples; returns the net and the
+    held-out losses of every epoch."""
+    records, beats, gains, episodes = (np.concatenate([part[j] for part in buffer]) for j in range(4))
+    split = int(len(records) * (1 - args.holdout))
+    log(f"round {r}: {len(records)} samples; constant-guess held-out BCE "
+        f"{baseline_bce(beats, args.players, split):.4f}")
+    fit_seed = args.seed * 1000 + r
+    net, history = fit(records, beats, gains, args.players, args.hidden, args.epochs, args.batch_size, args.lr,
+                       args.holdout, fit_seed, log=log, net=net)
+    for t in range(args.td_rounds):
+        targets = td_lambda_targets(predict_beats(net, records, args.players), beats, episodes, args.td_lambda)
+        net, more = fit(records, targets, gains, args.players, args.hidden, args.td_epochs, args.batch_size,
+                        args.lr * 0.5, args.holdout, fit_seed + 100 + t, log=log, net=net, heldout_beats=beats)
+        history += more
+    return net, history
+
+
+def parse_args(argv: list[str] | None = None):
+    ap = command_parser("afterstate_selfplay", __doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=20, help="rounds at most (round 0 included)")
+    ap.add_argument("--first-games", type=int, default=20000, help="random-play games of round 0")
+    ap.add_argument("--games", type=int, default=1000, help="self-play games of every later round")
+    ap.add_argument("--explore", type=float, default=0.1, help="rate of uniformly drawn plans in self-play")
+    ap.add_argument("--buffer", type=int, default=2, help="rounds whose samples every fit uses (newest first)")
+    ap.add_argument("--hidden", type=layer_widths, default="128,128")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--td-rounds", type=int, default=2)
+    ap.add_argument("--td-lambda", type=float, default=0.7)
+    ap.add_argument("--td-epochs", type=int, default=2)
+    ap.add_argument("--batch-size", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--holdout", type=float, default=0.05)
+    ap.add_argument("--budget-minutes", type=float, default=60.0, help="wall-clock budget of the whole run")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", required=True, help="directory of the round files, value.pt and training.json")
+    args = ap.parse_args(argv)
+    if args.players not in (2, 3, 4):
+        ap.error(f"--players must be 2, 3 or 4, got {args.players}")
+    for name in ("rounds", "first_games", "games", "buffer", "epochs", "td_epochs", "batch_size", "workers"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.td_rounds < 0:
+        ap.error(f"--td-rounds must be at least 0, got {args.td_rounds}")
+    for name, value in (("--explore", args.explore), ("--td-lambda", args.td_lambda)):
+        if not 0.0 <= value <= 1.0:
+            ap.error(f"{name} must lie in [0, 1], got {value}")
+    if not 0.0 < args.holdout < 1.0:
+        ap.error(f"--holdout must lie in (0, 1), got {args.holdout}")
+    if not args.budget_minutes > 0:
+        ap.error(f"--budget-minutes must be positive, got {args.budget_minutes}")
+    args.hidden = list(args.hidden)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    command = "python -m meadowzoo.training.afterstate_selfplay " + " ".join(sys.argv[1:] if argv is None else argv)
+    started = time.time()
+    budget = args.budget_minutes * 60
+    net, previous, buffer, rounds = None, None, [], []
+    for r in range(args.rounds):
+        round_start = time.time()
+        if rounds and (round_start - started) + rounds[-1]["seconds"] > budget:
+            print(f"stopping before round {r}: it would end past the {args.budget_minutes:g}-minute budget")
+            break
+        samples = record_round(r, args, previous)
+        recorded = time.time() - round_start
+        buffer = (buffer + [samples])[-args.buffer:]
+        net, history = fit_round(net, buffer, args, r)
+        previous = out / f"round_{r}.pt"
+        note = {"kind": "afterstate-selfplay-round", "command": command, "round": r}
+        save_value(net, previous, args.players, args.hidden, note)
+        rounds.append({"round": r, "games": args.first_games if r == 0 else args.games,
+                       "player": "random" if r == 0 else player_spec(out / f"round_{r - 1}.pt", args.explore),
+                       "samples": int(len(samples[0])), "record_seconds": round(recorded, 1),
+                       "seconds": round(time.time() - round_start, 1), "history": history})
+        print(f"round {r} done in {rounds[-1]['seconds']:.0f} s (recording {recorded:.0f} s); "
+              f"{time.time() - started:.0f} s in all", flush=True)
+    shutil.copyfile(previous, out / "value.pt")
+    record = {"kind": "afterstate-selfplay", "command": command, "players": args.players, "seed": args.seed,
+              "wall_seconds": round(time.time() - started), "rounds": rounds,
+              "player": f"lookahead:{out / 'value.pt'}:prior=none"}
+    (out / "training.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"value written to {out / 'value.pt'} ({record['wall_seconds']} s); record {out / 'training.json'}")
+
+
+if __name__ == "__main__":
+    main()
