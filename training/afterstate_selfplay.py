@@ -17,7 +17,10 @@ is an MLP fitted to how games went on from such afterstates, as in TD-Gammon:
 Every round writes ``round_<r>.pt`` (a value file that ``lookahead:<file>:prior=none`` plays);
 ``value.pt`` is the last round's. The run stops after ``--rounds`` rounds or when the next round
 would end past ``--budget-minutes`` of wall time (judged by the last round's length), and writes
-``training.json``: the command, every round's games, samples, seconds and held-out losses.
+the record ``value.json`` (as :mod:`meadowzoo.training.fit_afterstate_value` does, so that
+``python -m meadowzoo.training.ship <out> agents/trained/<name>`` ships the run): the command, the
+games and samples in all, the wall time, and every round's games, samples, seconds and held-out
+losses.
 Everything is seeded (games by ``--seed`` and the round, the fits by ``--seed``): the same command
 gives the same files on the same machine.
 
@@ -27,6 +30,7 @@ gives the same files on the same machine.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -98,7 +102,7 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--budget-minutes", type=float, default=60.0, help="wall-clock budget of the whole run")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--out", required=True, help="directory of the round files, value.pt and training.json")
+    ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)
     if args.players not in (2, 3, 4):
         ap.error(f"--players must be 2, 3 or 4, got {args.players}")
@@ -145,11 +149,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"round {r} done in {rounds[-1]['seconds']:.0f} s (recording {recorded:.0f} s); "
               f"{time.time() - started:.0f} s in all", flush=True)
     shutil.copyfile(previous, out / "value.pt")
-    record = {"kind": "afterstate-selfplay", "command": command, "players": args.players, "seed": args.seed,
-              "wall_seconds": round(time.time() - started), "rounds": rounds,
-              "player": f"lookahead:{out / 'value.pt'}:prior=none"}
-    (out / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-    print(f"value written to {out / 'value.pt'} ({record['wall_seconds']} s); record {out / 'training.json'}")
+    record = {"kind": "afterstate-value", "method": "self-play rounds from random play, no heuristic",
+              "command": command, "players": args.players, "seed": args.seed,
+              "games": sum(r["games"] for r in rounds), "samples": sum(r["samples"] for r in rounds),
+              "wall_seconds": round(time.time() - started), "cores": os.cpu_count(), "rounds": rounds,
+              "player": "lookahead:<value file>:prior=none"}
+    (out / "value.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"value written to {out / 'value.pt'} ({record['wall_seconds']} s); record {out / 'value.json'}")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from meadowzoo.envs.haste_bock.rules import CARD, MOVE, TILE
 from meadowzoo.training import afterstate_selfplay
 from meadowzoo.training.afterstate_data import generate
 from meadowzoo.training.fit_afterstate_value import fit, save_value
+from meadowzoo.training.results import _training_lines
+from meadowzoo.training.ship import main as ship
 from tests.agents.helpers import new_env, play
 
 
@@ -108,17 +110,23 @@ def test_selfplay_rounds_write_playable_reproducible_values(tmp_path):
     for name in ("a", "b"):
         out = tmp_path / name
         afterstate_selfplay.main(SMALL + ["--rounds", "2", "--seed", "3", "--out", str(out)])
-        record = json.loads((out / "training.json").read_text())
+        record = json.loads((out / "value.json").read_text())
         assert [r["round"] for r in record["rounds"]] == [0, 1]
         assert record["rounds"][0]["player"] == "random"
         assert record["rounds"][1]["player"].endswith("round_0.pt:prior=none:explore=0.1")
         assert all(r["samples"] > 0 for r in record["rounds"])
+        assert record["kind"] == "afterstate-value" and record["games"] == 33  # 30 random + 3 self-play
+        assert record["samples"] == sum(r["samples"] for r in record["rounds"])
         runs.append(torch.load(out / "value.pt", weights_only=True)["state_dict"])
         assert torch.equal(torch.load(out / "round_1.pt", weights_only=True)["state_dict"]["layers.0.weight"],
                            runs[-1]["layers.0.weight"])
     assert all(torch.equal(runs[0][k], runs[1][k]) for k in runs[0])  # same seed, same net
+    ship([str(tmp_path / "a"), str(tmp_path / "shipped" / "hb2")])  # ships as a fit_afterstate_value run does
+    shipped = tmp_path / "shipped" / "hb2.pt"
+    spec = f"lookahead:{shipped}:prior=none"
+    line = " ".join(_training_lines([spec]))
+    assert "afterstate_selfplay --players 2" in line and "33 recorded games" in line
     env = new_env("haste_bock", players=2, seed=2, max_turns=200)
-    spec = f"lookahead:{tmp_path / 'a' / 'value.pt'}:prior=none"
     assert len(play(env, [make_agent(spec, "haste_bock", seed=0), make_agent("random", "haste_bock", seed=0)])) > 30
 
 
@@ -140,7 +148,7 @@ def test_selfplay_round_one_learns_from_the_round_zero_player(tmp_path, monkeypa
 
 def test_selfplay_stops_at_the_budget(tmp_path):
     afterstate_selfplay.main(SMALL + ["--rounds", "5", "--budget-minutes", "0.0001", "--out", str(tmp_path)])
-    record = json.loads((tmp_path / "training.json").read_text())
+    record = json.loads((tmp_path / "value.json").read_text())
     assert [r["round"] for r in record["rounds"]] == [0]
     assert (tmp_path / "value.pt").exists() and not (tmp_path / "round_1.pt").exists()
 
