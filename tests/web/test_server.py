@@ -278,3 +278,21 @@ def test_shipped_agents_are_offered_with_their_player_count():
     assert offered["random"] is None
     assert not any("haste_bock" in spec for spec in offered)
     assert {c["spec"]: c["players"] for c in agent_choices("haste_bock")}["lookahead:agents/trained/haste_bock_4p.pt"] == 4
+
+
+def test_a_value_learnt_without_the_heuristic_is_offered_with_its_recorded_settings(tmp_path, monkeypatch):
+    """An afterstate value whose record says how it plays (``afterstate_selfplay``'s
+    ``lookahead:<value file>:prior=none``) is offered with those settings, others as plain ``lookahead:``."""
+    import json
+
+    from meadowzoo.training.web import server
+
+    scratch, guided = tmp_path / "haste_bock_2p_scratch.pt", tmp_path / "haste_bock_4p.pt"
+    for path, record in ((scratch, {"kind": "afterstate-value", "player": "lookahead:<value file>:prior=none"}),
+                         (guided, {"kind": "afterstate-value"})):
+        path.write_bytes(b"")
+        path.with_suffix(".json").write_text(json.dumps(record))
+    monkeypatch.setattr(server, "shipped_files", lambda: [scratch, guided])
+    offered = {c["spec"]: c["players"] for c in server.agent_choices("haste_bock")}
+    assert offered["lookahead:agents/trained/haste_bock_2p_scratch.pt:prior=none"] == 2
+    assert offered["lookahead:agents/trained/haste_bock_4p.pt"] == 4

@@ -64,9 +64,13 @@ def agent_choices(game: str) -> list[dict]:
         if not found:
             continue
         meta = path.with_suffix(".json")
-        kind = json.loads(meta.read_text()).get("kind") if meta.exists() else None
-        name = {"afterstate-value": "lookahead", "from-scratch": "sampled"}.get(kind, "policy")
-        choices.append({"spec": f"{name}:agents/trained/{path.name}", "players": int(found.group(1))})
+        record = json.loads(meta.read_text()) if meta.exists() else {}
+        name = {"afterstate-value": "lookahead", "from-scratch": "sampled"}.get(record.get("kind"), "policy")
+        spec = f"{name}:agents/trained/{path.name}"
+        if record.get("kind") == "afterstate-value" and str(record.get("player", "")).startswith("lookahead:<value file>"):
+            # a value learnt without the heuristic plays with the settings it was learnt with (prior=none)
+            spec = record["player"].replace("<value file>", f"agents/trained/{path.name}")
+        choices.append({"spec": spec, "players": int(found.group(1))})
     return choices
 
 
