@@ -40,7 +40,7 @@ import numpy as np
 
 from meadowzoo.training.afterstate_data import generate
 from meadowzoo.training.arguments import command_parser, layer_widths
-from meadowzoo.training.fit_afterstate_value import baseline_bce, fit, predict_beats, save_value, td_lambda_targets
+from meadowzoo.training.fit_afterstate_value import baseline_bce, fit_with_td, save_value
 
 #: episode ids of one round stay below this (afterstate_data: game index * 8 + seat), so that the
 #: rounds in a buffer never share an id
@@ -53,8 +53,9 @@ def player_spec(value_file: Path, explore: float) -> str:
     return spec + (f":explore={explore}" if explore else "")
 
 
-def record_round(r: int, args, previous: Path | None) -> tuple[np.ndarray, ...]:
-    """The samples of round ``r``: random play for round 0, else the previous round's player."""
+def record_round(r: int, args, previous: Path | None) -> tuple[tuple[np.ndarray, ...], str, int]:
+    """The samples of round ``r`` (random play for round 0, else the previous round's player), the
+    spec of the recorded player and the number of games."""
     seed = args.seed * 1000 + r
     if previous is None:
         pool, viewer, games = [("random",) * args.players], "random", args.first_games
@@ -62,7 +63,7 @@ def record_round(r: int, args, previous: Path | None) -> tuple[np.ndarray, ...]:
         viewer = player_spec(previous, args.explore)
         pool, games = [(viewer,) * args.players], args.games
     records, beats, gains, episodes = generate(games, seed, pool, viewer, workers=args.workers)
-    return records, beats, gains, episodes + r * ROUND_STRIDE
+    return (records, beats, gains, episodes + r * ROUND_STRIDE), viewer, games
 
 
 def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print):
@@ -73,14 +74,7 @@ def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print
     log(f"round {r}: {len(records)} samples; constant-guess held-out BCE "
         f"{baseline_bce(beats, args.players, split):.4f}")
     fit_seed = args.seed * 1000 + r
-    net, history = fit(records, beats, gains, args.players, args.hidden, args.epochs, args.batch_size, args.lr,
-                       args.holdout, fit_seed, log=log, net=net)
-    for t in range(args.td_rounds):
-        targets = td_lambda_targets(predict_beats(net, records, args.players), beats, episodes, args.td_lambda)
-        net, more = fit(records, targets, gains, args.players, args.hidden, args.td_epochs, args.batch_size,
-                        args.lr * 0.5, args.holdout, fit_seed + 100 + t, log=log, net=net, heldout_beats=beats)
-        history += more
-    return net, history
+    return fit_with_td(records, beats, gains, episodes, args, seed=fit_seed, td_seed=fit_seed + 100, net=net, log=log)
 
 
 def parse_args(argv: list[str] | None = None):
@@ -135,15 +129,14 @@ def main(argv: list[str] | None = None) -> None:
         if rounds and (round_start - started) + rounds[-1]["seconds"] > budget:
             print(f"stopping before round {r}: it would end past the {args.budget_minutes:g}-minute budget")
             break
-        samples = record_round(r, args, previous)
+        samples, player, games = record_round(r, args, previous)
         recorded = time.time() - round_start
         buffer = (buffer + [samples])[-args.buffer:]
         net, history = fit_round(net, buffer, args, r)
         previous = out / f"round_{r}.pt"
         note = {"kind": "afterstate-selfplay-round", "command": command, "round": r}
         save_value(net, previous, args.players, args.hidden, note)
-        rounds.append({"round": r, "games": args.first_games if r == 0 else args.games,
-                       "player": "random" if r == 0 else player_spec(out / f"round_{r - 1}.pt", args.explore),
+        rounds.append({"round": r, "games": games, "player": player,
                        "samples": int(len(samples[0])), "record_seconds": round(recorded, 1),
                        "seconds": round(time.time() - round_start, 1), "history": history})
         print(f"round {r} done in {rounds[-1]['seconds']:.0f} s (recording {recorded:.0f} s); "

@@ -154,6 +154,24 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
     return net, history
 
 
+def fit_with_td(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, episodes: np.ndarray, settings,
+                seed: int, td_seed: int, net=None, log=print):
+    """Fit on the outcomes, then ``settings.td_rounds`` refits on TD(λ) targets (at half the learning
+    rate, scored against the outcomes), refit ``t`` seeded ``td_seed + t``. ``settings`` carries
+    the command line's fitting fields (players, hidden, epochs, batch_size, lr, holdout, td_rounds,
+    td_lambda, td_epochs). Returns the net and the held-out losses of every epoch."""
+    players = settings.players
+    net, history = fit(records, beats, gains, players, settings.hidden, settings.epochs, settings.batch_size,
+                       settings.lr, settings.holdout, seed, log=log, net=net)
+    for t in range(settings.td_rounds):
+        targets = td_lambda_targets(predict_beats(net, records, players), beats, episodes, settings.td_lambda)
+        log(f"TD(λ={settings.td_lambda}) round {t + 1}/{settings.td_rounds} (held-out losses against the outcomes):")
+        net, more = fit(records, targets, gains, players, settings.hidden, settings.td_epochs, settings.batch_size,
+                        settings.lr * 0.5, settings.holdout, td_seed + t, log=log, net=net, heldout_beats=beats)
+        history += more
+    return net, history
+
+
 def baseline_bce(beats: np.ndarray, num_players: int, split: int) -> float:
     """Held-out BCE of the best constant guess (the training share per slot): the bar to clear."""
     train, held = beats[:split, 1:num_players], beats[split:, 1:num_players]
@@ -243,15 +261,7 @@ def main(argv: list[str] | None = None) -> None:
                                 recipe=json.dumps(recipe))
     split = int(len(records) * (1 - args.holdout))
     print(f"constant-guess held-out BCE {baseline_bce(beats, args.players, split):.4f}")
-    net, history = fit(records, beats, gains, args.players, args.hidden, args.epochs, args.batch_size,
-                       args.lr, args.holdout, args.fit_seed)
-    for r in range(args.td_rounds):
-        targets = td_lambda_targets(predict_beats(net, records, args.players), beats, episodes, args.td_lambda)
-        print(f"TD(λ={args.td_lambda}) round {r + 1}/{args.td_rounds} (held-out losses against the outcomes):")
-        net, more = fit(records, targets, gains, args.players, args.hidden, args.td_epochs, args.batch_size,
-                        args.lr * 0.5, args.holdout, args.fit_seed + r + 1, net=net,
-                        heldout_beats=beats)
-        history += more
+    net, history = fit_with_td(records, beats, gains, episodes, args, seed=args.fit_seed, td_seed=args.fit_seed + 1)
     wall = time.time() - started
     command = "python -m meadowzoo.training.fit_afterstate_value " + " ".join(sys.argv[1:] if argv is None else argv)
     record = {
