@@ -313,9 +313,9 @@ def test_planned_afterstate_is_the_recorded_afterstate(players, value_file, valu
     from meadowzoo.envs.haste_bock.rules import MOVE, PANIC, TILE
 
     class Recording(LookaheadAgent):
-        def _pick(self, options):
-            action = super()._pick(options)
-            self.planned = next((rec, exact) for _, a, rec, exact in options if a == action)
+        def _pick(self, options, game=None):
+            action = super()._pick(options, game)
+            self.planned = next((rec, exact) for _, a, rec, exact, _ in options if a == action)
             return action
 
     path = value_file if players == 4 else value_file_3p

@@ -10,13 +10,14 @@ import torch
 
 from meadowzoo.agents import make_agent
 from meadowzoo.agents.heuristics.haste_bock_lookahead import AfterstateValue, LookaheadAgent
-from meadowzoo.envs.haste_bock.rules import CARD, MOVE, TILE
+from meadowzoo.envs.haste_bock.afterstate import game_record
+from meadowzoo.envs.haste_bock.rules import CARD, MOVE, PANIC, TILE
 from meadowzoo.training import afterstate_selfplay
 from meadowzoo.training.afterstate_data import generate
 from meadowzoo.training.fit_afterstate_value import fit, save_value
 from meadowzoo.training.results import _training_lines
 from meadowzoo.training.ship import main as ship
-from tests.agents.helpers import new_env, play
+from tests.agents.helpers import advance, new_env, play
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +33,14 @@ def _no_heuristic(*args, **kwargs):
     raise AssertionError("the strong heuristic was consulted")
 
 
-def test_prior_none_never_consults_the_strong_heuristic(value_file, monkeypatch):
+@pytest.mark.parametrize("settings", ["prior=none", "prior=none:reply=2"])
+def test_prior_none_never_consults_the_strong_heuristic(value_file, monkeypatch, settings):
     """Every way strong's judgement enters the lookahead player (its plan values, its action values,
     its position value) fails here; a whole game with prior=none still plays legally."""
     for name in ("_plans", "action_values", "position_value", "_finish_value"):
         monkeypatch.setattr(LookaheadAgent, name, _no_heuristic)
     env = new_env("haste_bock", players=2, seed=4, max_turns=200)
-    players = [make_agent(f"lookahead:{value_file}:prior=none", "haste_bock", seed=s) for s in (1, 2)]
+    players = [make_agent(f"lookahead:{value_file}:{settings}", "haste_bock", seed=s) for s in (1, 2)]
     actions = play(env, players)
     assert len(actions) > 30
 
@@ -69,9 +71,9 @@ def test_prior_none_values_every_plan_of_the_turn(value_file, monkeypatch):
     seen = []
     original = LookaheadAgent._pick
 
-    def counting(self, options):
+    def counting(self, options, game=None):
         seen.append(len(options))
-        return original(self, options)
+        return original(self, options, game)
 
     monkeypatch.setattr(LookaheadAgent, "_pick", counting)
     agent = LookaheadAgent(AfterstateValue.from_file(value_file), prior="none", seed=0)
@@ -94,11 +96,113 @@ def test_explore_draws_uniformly_among_the_options(value_file):
 
 
 def test_lookahead_settings_are_checked(value_file):
-    for bad in ("prior=weak", "explore=1.5", "explore=x", "temperature=1"):
+    for bad in ("prior=weak", "explore=1.5", "explore=x", "temperature=1", "reply=-1", "reply=x"):
         with pytest.raises(ValueError, match="unknown lookahead setting"):
             make_agent(f"lookahead:{value_file}:{bad}", "haste_bock")
     with pytest.raises(ValueError, match="prior must be one of"):
         LookaheadAgent(AfterstateValue.from_file(value_file), prior="weak")
+    with pytest.raises(ValueError, match="reply must be at least 0"):
+        LookaheadAgent(AfterstateValue.from_file(value_file), reply=-1)
+
+
+# ---- reply=R: the next player's answer -------------------------------------------------------
+def _turns(game, seat):
+    """Every way ``seat`` can play out its turn from a card decision of ``game``: ``(card, copy)``
+    pairs, each copy played through the rules' own legal card, move and tile actions (HB-9/HB-23)."""
+    out = []
+    for card in game.legal_actions():
+        after_card = game.clone()
+        after_card.apply(card)
+        moves = after_card.legal_actions() if after_card.pending == MOVE else [None]
+        for move in moves:
+            after_move = after_card.clone()
+            if move is not None:
+                after_move.apply(move)
+            for tile in after_move.legal_actions() if after_move.pending == TILE else [None]:
+                done = after_move.clone()
+                if tile is not None:
+                    done.apply(tile)
+                assert done.player != seat or done.pending == PANIC or done.is_over
+                out.append((card, done))
+    return out
+
+
+def _worth(value, game, mover, viewer):
+    return float(value.worth(game_record(game, mover, viewer)[None])[0])
+
+
+def _answered(value, game, me):
+    """``me``'s worth after the other player plays the turn of its own best value (ties: lower card)."""
+    answerer = game.player
+    answers = _turns(game, answerer)
+    best = max(range(len(answers)), key=lambda i: (_worth(value, answers[i][1], answerer, answerer), -answers[i][0]))
+    return _worth(value, answers[best][1], answerer, me)
+
+
+def _card_decision(seed, until):
+    env = new_env("haste_bock", players=2, seed=seed, max_turns=200)
+    rng = np.random.default_rng(seed)
+    advance(env, rng, lambda e: e.game.pending == CARD and until(e.game.time))
+    return env
+
+
+def test_reply_plays_the_plan_best_after_the_answer(value_file):
+    """reply=R: of the R plans of best 1-ply value, the player takes the one whose afterstate is
+    best for it after the next player's own best answer. Recomputed here by playing every plan of
+    both turns through the rules on copies; positions with the marker on 8..12 cannot end a turn
+    on a panic space (2 players: card + tile move it 2..6, HB-7 spaces 7 and 19), so no die is
+    rolled. The answer changes the choice in at least one of the positions."""
+    value = AfterstateValue.from_file(value_file)
+    changed = 0
+    for seed in range(4):
+        env = _card_decision(seed, lambda t: 8 <= t <= 10)
+        game, me = env.game, env.game.player
+        plans = _turns(game, me)
+        one_ply = [_worth(value, done, me, me) for _, done in plans]
+        top = sorted(range(len(plans)), key=lambda i: one_ply[i], reverse=True)[:3]
+        best = max(top, key=lambda i: _answered(value, plans[i][1], me))
+        agent = LookaheadAgent(value, prior="none", reply=3, seed=0)
+        assert agent.act(env, env.agent_selection) == plans[best][0]
+        changed += plans[best][0] != plans[top[0]][0]
+    assert changed >= 1
+
+
+def test_reply_weighs_every_face_of_a_panic_roll_and_never_the_real_die(value_file):
+    """A plan ending on a panic space (HB-9 (4), HB-7) is worth the mean over the six die faces
+    (HB-6) of: the mover's best ram by the 1-ply value (void rolls: none), then the answer. The
+    real game's generator is neither read nor advanced: reseeding it changes nothing."""
+    value = AfterstateValue.from_file(value_file)
+    env = _card_decision(5, lambda t: 1 <= t <= 4)
+    game, me = env.game, env.game.player
+    agent = LookaheadAgent(value, prior="none", reply=2, seed=0)
+    kinds = game.legal_actions()
+    options = agent._turn_options(game, agent._every_plan(game, kinds, False), True)
+    panic = [o for o in options if o[2] is not None and int(o[2][9]) in game.panic_spaces]
+    assert panic
+    option = panic[0]
+    faces = []
+    for face in range(6):
+        seed = next(s for s in range(1000) if np.random.default_rng(s).integers(6) == face)
+        copy = game.clone()
+        copy.rng = np.random.default_rng(seed)  # its first roll shows this face
+        for action in option[4][3]:
+            copy.apply(action)
+        if copy.pending == PANIC:
+            assert copy.die == face
+            rams = []
+            for ram in copy.legal_actions():
+                after = copy.clone()
+                after.apply(ram)
+                rams.append((_worth(value, after, me, me), -ram, ram))
+            copy.apply(max(rams)[2])
+        faces.append(_answered(value, copy, me))
+    assert len(set(faces)) > 1  # the faces matter here
+    assert agent._replied_worth(game, option) == pytest.approx(np.mean(faces), abs=1e-6)
+    decisions = set()
+    for seed in range(4):
+        game.rng = np.random.default_rng(seed)
+        decisions.add(LookaheadAgent(value, prior="none", reply=4, seed=0).act(env, env.agent_selection))
+    assert len(decisions) == 1
 
 
 SMALL = ["--players", "2", "--first-games", "30", "--games", "3", "--epochs", "1", "--td-rounds", "1",
