@@ -90,6 +90,9 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--td-rounds", type=int, default=2)
     ap.add_argument("--td-lambda", type=float, default=0.7)
     ap.add_argument("--td-epochs", type=int, default=2)
+    ap.add_argument("--keep-best", action="store_true",
+                    help="keep the epoch of the lowest held-out loss in every fit, the net the round started "
+                         "from included (early stopping: a round's few thousand games are over-fitted fast)")
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--holdout", type=float, default=0.05)

@@ -28,6 +28,7 @@ Example (the shipped 4-player agent's command is in ``agents/trained/README.md``
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -98,10 +99,15 @@ def td_lambda_targets(predicted: np.ndarray, outcomes: np.ndarray, episodes: np.
 
 def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: int, hidden: list[int],
         epochs: int, batch_size: int, lr: float, holdout: float, seed: int, log=print, net=None,
-        heldout_beats: np.ndarray | None = None):
+        heldout_beats: np.ndarray | None = None, keep_best: bool = False):
     """Train the net (a new one, or go on training ``net``); returns it and the per-epoch
     held-out losses (against ``heldout_beats``, default ``beats``: a TD refit trains on
-    bootstrapped targets but is still scored against the real outcomes)."""
+    bootstrapped targets but is still scored against the real outcomes).
+
+    ``keep_best`` stops early in effect: the net returned is the one of the epoch with the lowest
+    held-out beats BCE, the net it started from included (epoch 0 in the history, for a net
+    given), and the history's last entry says which (``kept``). A few thousand self-play games
+    are over-fitted after one epoch; this keeps the fit from making the value worse."""
     import torch
     import torch.nn.functional as F
 
@@ -112,7 +118,8 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
     if split < batch_size:
         raise ValueError(f"{split} training samples are fewer than one batch of {batch_size}: "
                          "record more games or lower --holdout / --batch-size")
-    net = net if net is not None else build_net(hidden)
+    given = net is not None
+    net = net if given else build_net(hidden)
     optimiser = torch.optim.Adam(net.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     mask = torch.zeros(SLOTS - 1)
@@ -130,7 +137,23 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
         mse = F.mse_loss(out[:, SLOTS - 1:], torch.from_numpy(gains[idx] / 10.0))
         return bce, mse
 
+    def heldout() -> tuple[float, float]:
+        net.eval()
+        with torch.no_grad():
+            held = np.arange(split, len(records))
+            parts = [losses(held[i:i + 8192], scored) for i in range(0, len(held), 8192)]
+            sizes = [min(8192, len(held) - i) for i in range(0, len(held), 8192)]
+            bce = sum(float(b) * s for (b, _), s in zip(parts, sizes)) / max(1, sum(sizes))
+            mse = sum(float(m) * s for (_, m), s in zip(parts, sizes)) / max(1, sum(sizes))
+        return bce, mse
+
     history: list[dict] = []
+    best = None  # (held-out BCE, epoch, weights) of the best net so far, with keep_best
+    if keep_best and given:
+        bce, mse = heldout()
+        history.append({"epoch": 0, "heldout_bce": bce, "heldout_mse": mse})
+        log(f"epoch 0 (the net as given): held-out beats BCE {bce:.4f}, gains MSE {mse:.4f}")
+        best = (bce, 0, copy.deepcopy(net.state_dict()))
     steps = max(1, epochs * (split // batch_size))
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
     for epoch in range(epochs):
@@ -142,15 +165,15 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
             (bce + 0.25 * mse).backward()
             optimiser.step()
             scheduler.step()
-        net.eval()
-        with torch.no_grad():
-            held = np.arange(split, len(records))
-            parts = [losses(held[i:i + 8192], scored) for i in range(0, len(held), 8192)]
-            sizes = [min(8192, len(held) - i) for i in range(0, len(held), 8192)]
-            bce = sum(float(b) * s for (b, _), s in zip(parts, sizes)) / max(1, sum(sizes))
-            mse = sum(float(m) * s for (_, m), s in zip(parts, sizes)) / max(1, sum(sizes))
+        bce, mse = heldout()
         history.append({"epoch": epoch + 1, "heldout_bce": bce, "heldout_mse": mse})
         log(f"epoch {epoch + 1}/{epochs}: held-out beats BCE {bce:.4f}, gains MSE {mse:.4f}")
+        if keep_best and (best is None or bce < best[0]):
+            best = (bce, epoch + 1, copy.deepcopy(net.state_dict()))
+    if keep_best:
+        net.load_state_dict(best[2])
+        history[-1]["kept"] = best[1]
+        log(f"kept the net of epoch {best[1]} (held-out beats BCE {best[0]:.4f})")
     return net, history
 
 
@@ -159,15 +182,18 @@ def fit_with_td(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, episo
     """Fit on the outcomes, then ``settings.td_rounds`` refits on TD(λ) targets (at half the learning
     rate, scored against the outcomes), refit ``t`` seeded ``td_seed + t``. ``settings`` carries
     the command line's fitting fields (players, hidden, epochs, batch_size, lr, holdout, td_rounds,
-    td_lambda, td_epochs). Returns the net and the held-out losses of every epoch."""
+    td_lambda, td_epochs, keep_best; with keep_best every stage keeps its best epoch, so the net
+    returned is the best of the whole chain on the held-out outcomes). Returns the net and the held-out losses of every epoch."""
     players = settings.players
+    keep_best = settings.keep_best
     net, history = fit(records, beats, gains, players, settings.hidden, settings.epochs, settings.batch_size,
-                       settings.lr, settings.holdout, seed, log=log, net=net)
+                       settings.lr, settings.holdout, seed, log=log, net=net, keep_best=keep_best)
     for t in range(settings.td_rounds):
         targets = td_lambda_targets(predict_beats(net, records, players), beats, episodes, settings.td_lambda)
         log(f"TD(λ={settings.td_lambda}) round {t + 1}/{settings.td_rounds} (held-out losses against the outcomes):")
         net, more = fit(records, targets, gains, players, settings.hidden, settings.td_epochs, settings.batch_size,
-                        settings.lr * 0.5, settings.holdout, td_seed + t, log=log, net=net, heldout_beats=beats)
+                        settings.lr * 0.5, settings.holdout, td_seed + t, log=log, net=net, heldout_beats=beats,
+                        keep_best=keep_best)
         history += more
     return net, history
 
@@ -214,6 +240,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--td-rounds", type=int, default=0, help="refits on TD(λ) targets after the first fit")
     ap.add_argument("--td-lambda", type=float, default=0.7)
     ap.add_argument("--td-epochs", type=int, default=2, help="epochs of every TD refit")
+    ap.add_argument("--keep-best", action="store_true",
+                    help="keep the epoch of the lowest held-out loss in every fit (early stopping)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
     ap.add_argument("--out", required=True)

@@ -263,3 +263,58 @@ def test_selfplay_rejects_bad_settings(tmp_path, bad):
     with pytest.raises(SystemExit):
         afterstate_selfplay.main(SMALL + bad + ["--out", str(tmp_path)])
 
+
+
+# ---- keep_best: early stopping on the held-out games -----------------------------------------
+def _heldout_bce(net, records, beats, holdout):
+    from meadowzoo.training.fit_afterstate_value import predict_beats
+
+    split = int(len(records) * (1 - holdout))
+    p = np.clip(predict_beats(net, records[split:], 2)[:, 1], 1e-7, 1 - 1e-7)
+    y = beats[split:, 1]
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def test_keep_best_returns_the_epoch_of_lowest_heldout_loss():
+    """A wide net trained 6 epochs on 12 games over-fits; with keep_best the net returned has the
+    lowest held-out loss of the history (recomputed here from its predictions), the epoch it says
+    it kept; without it the last epoch's net is returned."""
+    records, beats, gains, _ = generate(12, 9, [("random", "random")], "random")
+    settings = dict(epochs=6, batch_size=32, lr=3e-3, holdout=0.3, seed=0, log=lambda *_: None)
+    net, history = fit(records, beats, gains, 2, [256], keep_best=True, **settings)
+    kept = history[-1]["kept"]
+    losses = [h["heldout_bce"] for h in history]
+    assert losses[kept - 1] == min(losses) and kept < 6  # it over-fitted: an earlier epoch is kept
+    assert _heldout_bce(net, records, beats, 0.3) == pytest.approx(min(losses), rel=1e-4)
+    plain, plain_history = fit(records, beats, gains, 2, [256], **settings)
+    assert "kept" not in plain_history[-1]
+    assert _heldout_bce(plain, records, beats, 0.3) == pytest.approx(plain_history[-1]["heldout_bce"], rel=1e-4)
+
+
+def test_keep_best_keeps_the_given_net_when_training_only_hurts():
+    """Epoch 0 is the net as given: when every epoch is worse (a learning rate far too high), the
+    given weights come back unchanged."""
+    records, beats, gains, _ = generate(12, 9, [("random", "random")], "random")
+    settings = dict(batch_size=32, holdout=0.3, seed=0, log=lambda *_: None)
+    net, _ = fit(records, beats, gains, 2, [32], epochs=2, lr=1e-3, **settings)
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    net, history = fit(records, beats, gains, 2, [32], epochs=2, lr=50.0, net=net, keep_best=True, **settings)
+    assert history[0]["epoch"] == 0 and history[-1]["kept"] == 0
+    assert all(torch.equal(before[k], v) for k, v in net.state_dict().items())
+
+
+def test_selfplay_keep_best_is_passed_to_every_fit(tmp_path, monkeypatch):
+    from meadowzoo.training import fit_afterstate_value
+
+    seen = []
+    real = fit_afterstate_value.fit
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("keep_best"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fit_afterstate_value, "fit", spy)
+    afterstate_selfplay.main(SMALL + ["--rounds", "2", "--keep-best", "--out", str(tmp_path)])
+    assert seen and all(seen)  # round 0 and 1, outcome fits and TD refits
+    record = json.loads((tmp_path / "value.json").read_text())
+    assert "--keep-best" in record["command"] and record["rounds"][1]["history"][0]["epoch"] == 0
