@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from meadowzoo.agents.shipped import resolve_agent_file, verify_recorded_sha256
@@ -56,6 +57,12 @@ from meadowzoo.envs.haste_bock.rules import (
 )
 
 FORMAT = "meadowzoo-afterstate-value-v1"
+#: the value's products are small (a turn's plans × ~1,000 inputs × 128): with two BLAS threads they
+#: ran 4× slower than with one (0.98 against 4.3 ms a call, measured next to other work), and a
+#: tournament's or recorder's worker processes oversubscribed the cores. One thread, always, also
+#: makes the decisions the same for any number of workers (the thread count changes the kernel
+#: and so the last bits of the values).
+_BLAS = ThreadpoolController()
 DEFAULT_WIDTH = 8
 #: where the candidate plans come from: strong's ``width`` best, or every plan (no heuristic)
 PRIORS = ("strong", "none")
@@ -96,10 +103,11 @@ class AfterstateValue:
     def beats(self, records: np.ndarray) -> np.ndarray:
         """``(batch, SLOTS)`` chances that the viewer finishes ahead of slot k (slot 0: 0.5)."""
         x = dense(records, self.num_players)
-        for i, (w, b) in enumerate(self.weights):
-            x = x @ w.T + b
-            if i < len(self.weights) - 1:
-                x = np.maximum(x, 0.0)
+        with _BLAS.limit(limits=1, user_api="blas"):
+            for i, (w, b) in enumerate(self.weights):
+                x = x @ w.T + b
+                if i < len(self.weights) - 1:
+                    x = np.maximum(x, 0.0)
         out = np.full((len(x), SLOTS), 0.5, dtype=np.float32)
         out[:, 1:] = 1.0 / (1.0 + np.exp(-x[:, : SLOTS - 1]))
         return out
