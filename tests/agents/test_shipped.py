@@ -25,8 +25,9 @@ def plays_legal_moves(agent, game: str, players: int, seed: int, moves: int) -> 
 
 
 def test_every_shipped_agent_loads_and_plays_legal_moves():
-    """A policy file plays as ``policy:<file>``; an afterstate value file (the Haste Bock? 4-player
-    agent) as ``lookahead:<file>``; each carries the record of the command that made it."""
+    """A policy file plays as ``policy:<file>``; an afterstate value file as ``lookahead:<file>``
+    (fitted on recorded games) or as its record's player, ``lookahead:<file>:prior=none`` (learnt
+    in self-play from the rules alone); each carries the record of the command that made it."""
     from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT as VALUE_FORMAT
 
     files = sorted(TRAINED.glob("*.pt"))
@@ -36,8 +37,13 @@ def test_every_shipped_agent_loads_and_plays_legal_moves():
         record = json.loads(path.with_suffix(".json").read_text())
         if payload["format"] == VALUE_FORMAT:
             game, players = payload["game"], payload["num_players"]
-            assert record["command"].startswith("python -m meadowzoo.training.fit_afterstate_value") and record["samples"] > 0
-            spec = f"lookahead:{path}"
+            assert record["kind"] == "afterstate-value" and record["samples"] > 0
+            if record["command"].startswith("python -m meadowzoo.training.afterstate_selfplay"):
+                assert record["player"] == "lookahead:<value file>:prior=none" and record["rounds"][0]["player"] == "random"
+                spec = record["player"].replace("<value file>", str(path))
+            else:
+                assert record["command"].startswith("python -m meadowzoo.training.fit_afterstate_value")
+                spec = f"lookahead:{path}"
         else:
             game, players = payload["game"], payload["env_options"]["num_players"]
             assert record["command"].startswith("python -m meadowzoo.training.train") and record["timesteps"] > 0

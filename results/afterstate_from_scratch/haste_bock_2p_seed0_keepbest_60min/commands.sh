@@ -14,3 +14,4 @@ python -m meadowzoo.training.ship runs/hb2_kb agents/trained/haste_bock_2p_scrat
 python -m meadowzoo.training.evaluate --game haste_bock --players 2 \
     --agents lookahead:agents/trained/haste_bock_2p_scratch.pt:prior=none,strong --games 400 --seed 0 --workers 2 \
     --out results/hb_2p_scratch_afterstate_vs_strong
+# exploratory curve (curve.csv): every round file against strong, 100 games (tables), seed 7, --workers 1
