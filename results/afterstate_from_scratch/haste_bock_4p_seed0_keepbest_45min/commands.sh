@@ -2,6 +2,8 @@
 # Haste Bock? 4p from the rules alone (session 18): afterstate value fitted in self-play rounds, no heuristic,
 # with --keep-best. 19 rounds in 2,594 s on 2 cores (45-minute budget): round 0 on 8,000 random games,
 # rounds 1-18 on 1,500 self-play games each. Shipped as agents/trained/haste_bock_4p_scratch.pt (the run's value.pt).
+# The budget stopped it (round 19 would have ended past 45 minutes); to get the same files on a machine of
+# another speed, add --rounds 19 (every round is seeded; only the stop depends on the clock).
 set -euo pipefail
 ulimit -t 10000
 python -m meadowzoo.training.afterstate_selfplay --players 4 --first-games 8000 --games 1500 --explore 0.1 --buffer 3 \
