@@ -12,7 +12,9 @@ is an MLP fitted to how games went on from such afterstates, as in TD-Gammon:
 * round r ≥ 1 records ``--games`` self-play games of the player of round r−1, which plays a
   uniformly drawn plan at rate ``--explore`` (so the data also shows where the other plans lead),
   and goes on fitting the same net on the samples of the last ``--buffer`` rounds (the newest
-  round's last games held out), outcomes first, then TD(λ) refits.
+  round's last games held out), outcomes first, then TD(λ) refits; with ``--keep-best`` every fit
+  keeps its epoch of lowest held-out loss (a round's few thousand games are over-fitted after
+  one epoch; the shipped Haste Bock? agents were made with it).
 
 Every round writes ``round_<r>.pt`` (a value file that ``lookahead:<file>:prior=none`` plays);
 ``value.pt`` is the last round's. The run stops after ``--rounds`` rounds or when the next round
