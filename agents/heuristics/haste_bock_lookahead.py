@@ -204,15 +204,22 @@ class LookaheadAgent(StrongHasteBock):
         (:meth:`_replied_worth`)."""
         if self.explore and self.rng.random() < self.explore:
             return options[int(self.rng.integers(len(options)))][1]
-        worths = self._worths(options)
-        keys = [(worths[i], o[0], -o[1]) for i, o in enumerate(options)]
-        order = sorted(range(len(options)), key=lambda i: keys[i], reverse=True)
+        keys = self._keys(options)
         if not self.reply or game is None or len(options) == 1:
-            return options[order[0]][1]
-        candidates = order[: self.reply]
+            return options[max(range(len(options)), key=keys.__getitem__)][1]
+        candidates = sorted(range(len(options)), key=keys.__getitem__, reverse=True)[: self.reply]
         replied = {i: self._replied_worth(game, options[i]) for i in candidates}
         best = max(candidates, key=lambda i: (replied[i], *keys[i]))
         return options[best][1]
+
+    def _keys(self, options: list) -> list[tuple[float, float, int]]:
+        """The order of options: 1-ply worth, then strong's value, then the lower action."""
+        return [(w, o[0], -o[1]) for w, o in zip(self._worths(options), options)]
+
+    def _best(self, options: list) -> tuple:
+        """The option of the best :meth:`_keys` (no exploration: the search's own choices)."""
+        keys = self._keys(options)
+        return options[max(range(len(options)), key=keys.__getitem__)]
 
     def _turn_options(self, game: HasteBockGame, plans: list[tuple[float, int, int]], in_hand: bool) -> list:
         """Every ``(strong value, first action, record or None, exact worth, plan)`` of these plans
@@ -271,9 +278,7 @@ class LookaheadAgent(StrongHasteBock):
         for action in option[4][3]:
             copy.apply(action)
         if copy.pending == PANIC and copy.player == me:
-            rams = self._panic_options(copy)
-            worths = self._worths(rams)
-            copy.apply(rams[max(range(len(rams)), key=lambda i: (worths[i], -rams[i][1]))][1])
+            copy.apply(self._best(self._panic_options(copy))[1])
         return copy
 
     def _answered_worth(self, game: HasteBockGame, me: int) -> float:
@@ -287,9 +292,7 @@ class LookaheadAgent(StrongHasteBock):
         discard = legal[0] >= DISCARD_BASE
         kinds = [a - DISCARD_BASE if discard else a for a in legal]
         answers = self._turn_options(game, self._every_plan(game, kinds, discard), True)
-        worths = self._worths(answers)
-        best = max(range(len(answers)), key=lambda i: (worths[i], -answers[i][1]))
-        moved, kind, tile, _ = answers[best][4]
+        moved, kind, tile, _ = self._best(answers)[4]
         rec, exact = self._after_turn(game, moved, game.player, kind, True, tile, viewer=me)
         return exact if rec is None else float(self.value.worth(rec[None])[0])
 
