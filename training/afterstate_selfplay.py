@@ -1,10 +1,15 @@
-"""Learn Haste Bock? from the rules alone: an afterstate value fitted in rounds of self-play.
+"""Learn a game from the rules alone: an afterstate value fitted in rounds of self-play.
 
-No heuristic takes part. The player is the lookahead player with ``prior=none``
-(:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`): at each turn it plays every card × legal
-move × time tile on a copy of the game and takes the plan whose afterstate (the position once the
-turn is over, :mod:`meadowzoo.envs.haste_bock.afterstate`) its learned value rates best. The value
-is an MLP fitted to how games went on from such afterstates, as in TD-Gammon:
+For Haste Bock? (the default ``--game``) and Hase und Igel (``--game hase_und_igel``, two players
+with two runners each), the games whose plug-in declares an afterstate encoding. No heuristic
+takes part. The player is the game's lookahead player with ``prior=none``: in Haste Bock?
+(:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`) it plays every card × legal move × time
+tile on a copy of the game, in Hase und Igel
+(:mod:`meadowzoo.agents.heuristics.hase_und_igel_lookahead`) every legal action to the end of the
+turn, hare cards weighed by the unseen deck; it takes the option whose afterstate (the position
+once the turn is over, :mod:`meadowzoo.envs.haste_bock.afterstate`,
+:mod:`meadowzoo.envs.hase_und_igel.afterstate`) its learned value rates best. The value is an MLP
+fitted to how games went on from such afterstates, as in TD-Gammon:
 
 * round 0 records ``--first-games`` games of two uniformly random players and fits a new net to
   their outcomes (then ``--td-rounds`` refits on TD(λ) targets,
@@ -40,7 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
-from meadowzoo.training.afterstate_data import generate
+from meadowzoo.envs.haste_bock import afterstate as first_encoding
+from meadowzoo.training.afterstate_data import encoding_of, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 from meadowzoo.training.fit_afterstate_value import baseline_bce, fit_with_td, save_value
 
@@ -64,7 +70,8 @@ def record_round(r: int, args, previous: Path | None) -> tuple[tuple[np.ndarray,
     else:
         viewer = player_spec(previous, args.explore)
         pool, games = [(viewer,) * args.players], args.games
-    records, beats, gains, episodes = generate(games, seed, pool, viewer, workers=args.workers)
+    records, beats, gains, episodes = generate(games, seed, pool, viewer, workers=args.workers,
+                                               encoding=args.encoding)
     return (records, beats, gains, episodes + r * ROUND_STRIDE), viewer, games
 
 
@@ -76,11 +83,14 @@ def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print
     log(f"round {r}: {len(records)} samples; constant-guess held-out BCE "
         f"{baseline_bce(beats, args.players, split):.4f}")
     fit_seed = args.seed * 1000 + r
-    return fit_with_td(records, beats, gains, episodes, args, seed=fit_seed, td_seed=fit_seed + 100, net=net, log=log)
+    return fit_with_td(records, beats, gains, episodes, args, seed=fit_seed, td_seed=fit_seed + 100, net=net, log=log,
+                       encoding=args.encoding)
 
 
 def parse_args(argv: list[str] | None = None):
     ap = command_parser("afterstate_selfplay", __doc__.split("\n\n")[0])
+    ap.add_argument("--game", default=first_encoding.GAME,
+                    help="a game whose plug-in declares an afterstate encoding (default: the first, Haste Bock?)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=20, help="rounds at most (round 0 included)")
     ap.add_argument("--first-games", type=int, default=20000, help="random-play games of round 0")
@@ -103,8 +113,13 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)
-    if args.players not in (2, 3, 4):
-        ap.error(f"--players must be 2, 3 or 4, got {args.players}")
+    try:
+        args.encoding = encoding_of(args.game)
+    except (KeyError, ValueError) as err:
+        ap.error(f"--game {args.game!r}: {err}")
+    counts = args.encoding.PLAYER_COUNTS
+    if args.players not in counts:
+        ap.error(f"--players must be one of {', '.join(map(str, counts))} for {args.game}, got {args.players}")
     for name in ("rounds", "first_games", "games", "buffer", "epochs", "td_epochs", "batch_size", "workers"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
@@ -140,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
         net, history = fit_round(net, buffer, args, r)
         previous = out / f"round_{r}.pt"
         note = {"kind": "afterstate-selfplay-round", "command": command, "round": r}
-        save_value(net, previous, args.players, args.hidden, note)
+        save_value(net, previous, args.players, args.hidden, note, args.encoding)
         rounds.append({"round": r, "games": games, "player": player,
                        "samples": int(len(samples[0])), "record_seconds": round(recorded, 1),
                        "seconds": round(time.time() - round_start, 1), "history": history})
@@ -148,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{time.time() - started:.0f} s in all", flush=True)
     shutil.copyfile(previous, out / "value.pt")
     record = {"kind": "afterstate-value", "method": "self-play rounds from random play, no heuristic",
-              "command": command, "players": args.players, "seed": args.seed,
+              "command": command, "game": args.game, "players": args.players, "seed": args.seed,
               "games": sum(r["games"] for r in rounds), "samples": sum(r["samples"] for r in rounds),
               "wall_seconds": round(time.time() - started), "cores": os.cpu_count(), "rounds": rounds,
               "player": "lookahead:<value file>:prior=none"}

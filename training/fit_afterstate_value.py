@@ -1,5 +1,9 @@
 """Fit the afterstate value of the Haste Bock? lookahead player (:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`).
 
+The functions take any game's afterstate encoding (``encoding=``, see
+:mod:`meadowzoo.agents.afterstate_value`; Haste Bock?'s by default), as the self-play trainer
+(:mod:`meadowzoo.training.afterstate_selfplay`) passes it; this command line fits Haste Bock?'s.
+
 One *round* of approximate policy iteration:
 
 1. play ``--games`` seeded games with the lineups of ``--pool`` (each lineup rotated through the
@@ -34,19 +38,22 @@ import os
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
-from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT
-from meadowzoo.envs.haste_bock.afterstate import GAME, INPUT_SIZE, SLOTS, dense
+from meadowzoo.agents.afterstate_value import FORMAT
+from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 
 
-def build_net(hidden: list[int]):
-    """MLP with ``layers`` = Linear, ReLU, …, Linear (the keys AfterstateValue.from_file reads):
-    outputs the beats logits of slots 1..3, then the gains of slots 0..3 (/ 10)."""
+def build_net(hidden: list[int], encoding: ModuleType = first_encoding):
+    """MLP with ``layers`` = Linear, ReLU, …, Linear (the keys AfterstateValue.from_file reads) on
+    the ``encoding``'s input: outputs the beats logits of slots 1.., then the gains of every slot (/ 10)."""
     import torch.nn as nn
+
+    INPUT_SIZE, SLOTS = encoding.INPUT_SIZE, encoding.SLOTS
 
     class ValueNet(nn.Module):
         def __init__(self) -> None:
@@ -65,9 +72,12 @@ def build_net(hidden: list[int]):
     return ValueNet()
 
 
-def predict_beats(net, records: np.ndarray, num_players: int, batch: int = 16384) -> np.ndarray:
+def predict_beats(net, records: np.ndarray, num_players: int, batch: int = 16384,
+                  encoding: ModuleType = first_encoding) -> np.ndarray:
     """The net's ``(n, SLOTS)`` chances of finishing ahead of each slot (slot 0: 0.5)."""
     import torch
+
+    SLOTS, dense = encoding.SLOTS, encoding.dense
 
     out = np.full((len(records), SLOTS), 0.5, dtype=np.float32)
     with torch.no_grad():
@@ -99,7 +109,7 @@ def td_lambda_targets(predicted: np.ndarray, outcomes: np.ndarray, episodes: np.
 
 def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: int, hidden: list[int],
         epochs: int, batch_size: int, lr: float, holdout: float, seed: int, log=print, net=None,
-        heldout_beats: np.ndarray | None = None, keep_best: bool = False):
+        heldout_beats: np.ndarray | None = None, keep_best: bool = False, encoding: ModuleType = first_encoding):
     """Train the net (a new one, or go on training ``net``); returns it and the per-epoch
     held-out losses (against ``heldout_beats``, default ``beats``: a TD refit trains on
     bootstrapped targets but is still scored against the real outcomes).
@@ -118,8 +128,9 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
     if split < batch_size:
         raise ValueError(f"{split} training samples are fewer than one batch of {batch_size}: "
                          "record more games or lower --holdout / --batch-size")
+    SLOTS, dense = encoding.SLOTS, encoding.dense
     given = net is not None
-    net = net if given else build_net(hidden)
+    net = net if given else build_net(hidden, encoding)
     optimiser = torch.optim.Adam(net.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     mask = torch.zeros(SLOTS - 1)
@@ -178,7 +189,7 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
 
 
 def fit_with_td(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, episodes: np.ndarray, settings,
-                seed: int, td_seed: int, net=None, log=print):
+                seed: int, td_seed: int, net=None, log=print, encoding: ModuleType = first_encoding):
     """Fit on the outcomes, then ``settings.td_rounds`` refits on TD(λ) targets (at half the learning
     rate, scored against the outcomes), refit ``t`` seeded ``td_seed + t``. ``settings`` carries
     the command line's fitting fields (players, hidden, epochs, batch_size, lr, holdout, td_rounds,
@@ -187,13 +198,14 @@ def fit_with_td(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, episo
     players = settings.players
     keep_best = settings.keep_best
     net, history = fit(records, beats, gains, players, settings.hidden, settings.epochs, settings.batch_size,
-                       settings.lr, settings.holdout, seed, log=log, net=net, keep_best=keep_best)
+                       settings.lr, settings.holdout, seed, log=log, net=net, keep_best=keep_best, encoding=encoding)
     for t in range(settings.td_rounds):
-        targets = td_lambda_targets(predict_beats(net, records, players), beats, episodes, settings.td_lambda)
+        predicted = predict_beats(net, records, players, encoding=encoding)
+        targets = td_lambda_targets(predicted, beats, episodes, settings.td_lambda)
         log(f"TD(λ={settings.td_lambda}) round {t + 1}/{settings.td_rounds} (held-out losses against the outcomes):")
         net, more = fit(records, targets, gains, players, settings.hidden, settings.td_epochs, settings.batch_size,
                         settings.lr * 0.5, settings.holdout, td_seed + t, log=log, net=net, heldout_beats=beats,
-                        keep_best=keep_best)
+                        keep_best=keep_best, encoding=encoding)
         history += more
     return net, history
 
@@ -205,14 +217,15 @@ def baseline_bce(beats: np.ndarray, num_players: int, split: int) -> float:
     return float(-(held * np.log(p) + (1 - held) * np.log(1 - p)).mean())
 
 
-def save_value(net, path: str | Path, num_players: int, hidden: list[int], note: dict) -> Path:
+def save_value(net, path: str | Path, num_players: int, hidden: list[int], note: dict,
+               encoding: ModuleType = first_encoding) -> Path:
     import torch
 
     payload = {
         "format": FORMAT,
-        "game": GAME,
+        "game": encoding.GAME,
         "num_players": num_players,
-        "input_size": INPUT_SIZE,
+        "input_size": encoding.INPUT_SIZE,
         "hidden": list(hidden),
         "note": json.dumps(note),
         "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()},

@@ -44,77 +44,26 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
+from meadowzoo.agents.afterstate_value import FORMAT, AfterstateValue as LearnedValue  # noqa: F401 (FORMAT: re-exported)
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
-from meadowzoo.agents.shipped import resolve_agent_file, verify_recorded_sha256
+from meadowzoo.agents.shipped import resolve_agent_file
+from meadowzoo.envs.haste_bock import afterstate
 from meadowzoo.envs.haste_bock import data as D
-from meadowzoo.envs.haste_bock.afterstate import (
-    GAME, INPUT_SIZE, SLOTS, dense, game_record, next_card_seat, outcomes, record,
-)
+from meadowzoo.envs.haste_bock.afterstate import GAME, game_record, next_card_seat, outcomes, record
 from meadowzoo.envs.haste_bock.rules import (
     ACTION_TYPE, CARD, DISCARD_BASE, MOVE, MOVE_BASE, PANIC, PANIC_BASE, TILE, TILE_BASE, TYPE_BASE, HasteBockGame,
 )
 
-FORMAT = "meadowzoo-afterstate-value-v1"
-#: the value's products are small (a turn's plans × ~1,000 inputs × 128): with two BLAS threads they
-#: ran 4× slower than with one (0.98 against 4.3 ms a call, measured next to other work), and a
-#: tournament's or recorder's worker processes oversubscribed the cores. One thread, always, also
-#: makes the decisions the same for any number of workers (the thread count changes the kernel
-#: and so the last bits of the values).
-_BLAS = ThreadpoolController()
 DEFAULT_WIDTH = 8
 #: where the candidate plans come from: strong's ``width`` best, or every plan (no heuristic)
 PRIORS = ("strong", "none")
 
 
-class AfterstateValue:
-    """The fitted MLP: afterstate records -> chance of finishing ahead of each slot."""
+class AfterstateValue(LearnedValue):
+    """The fitted MLP of Haste Bock?: afterstate records -> chance of finishing ahead of each slot."""
 
-    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], num_players: int, meta: dict) -> None:
-        if weights[0][0].shape[1] != INPUT_SIZE:
-            raise ValueError(f"value net reads {weights[0][0].shape[1]} inputs, the encoding has {INPUT_SIZE}")
-        self.weights = weights
-        self.num_players = num_players
-        self.meta = meta
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> "AfterstateValue":
-        import torch
-
-        verify_recorded_sha256(path)
-        try:
-            payload = torch.load(Path(path), map_location="cpu", weights_only=True)
-        except FileNotFoundError:
-            raise
-        except Exception as err:  # not a torch file, or one holding more than tensors and plain data
-            raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT}): {err}") from err
-        if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-            raise ValueError(f"{path} is not a meadowzoo afterstate value file ({FORMAT})")
-        try:
-            state = payload["state_dict"]
-            weights = [(state[f"layers.{2 * i}.weight"].numpy(), state[f"layers.{2 * i}.bias"].numpy())
-                       for i in range(len(payload["hidden"]) + 1)]
-            num_players = int(payload["num_players"])
-        except (KeyError, TypeError, AttributeError) as err:
-            raise ValueError(f"{path}: malformed afterstate value file ({err!r} missing or wrong)") from err
-        return cls(weights, num_players, {k: v for k, v in payload.items() if k != "state_dict"})
-
-    def beats(self, records: np.ndarray) -> np.ndarray:
-        """``(batch, SLOTS)`` chances that the viewer finishes ahead of slot k (slot 0: 0.5)."""
-        x = dense(records, self.num_players)
-        with _BLAS.limit(limits=1, user_api="blas"):
-            for i, (w, b) in enumerate(self.weights):
-                x = x @ w.T + b
-                if i < len(self.weights) - 1:
-                    x = np.maximum(x, 0.0)
-        out = np.full((len(x), SLOTS), 0.5, dtype=np.float32)
-        out[:, 1:] = 1.0 / (1.0 + np.exp(-x[:, : SLOTS - 1]))
-        return out
-
-    def worth(self, records: np.ndarray) -> np.ndarray:
-        """Expected number of players the viewer finishes ahead of (ties count half)."""
-        return self.beats(records)[:, 1:self.num_players].sum(axis=1)
+    encoding = afterstate
 
 
 def exact_worth(final: HasteBockGame, viewer: int) -> float:

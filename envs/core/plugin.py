@@ -131,6 +131,9 @@ class GamePlugin:
     #: ``"module:attribute"`` of ``f(game) -> places`` (0 = best, ties share) of a game cut short
     #: before its end (tournaments' ``--truncated standing``); None: the game's own ``places()``
     standing: str | None = None
+    #: module of the afterstate encoding a learned afterstate value reads (records, network input,
+    #: outcome targets; see :mod:`meadowzoo.agents.afterstate_value`), or ``None`` if the game has none
+    afterstate: str | None = None
     #: module of the browser view (``seat_view``, ``anchor``, ``draw`` …, see
     #: :mod:`meadowzoo.training.web.views`), or ``None`` if the game has none
     view: str | None = None

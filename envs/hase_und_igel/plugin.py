@@ -13,6 +13,9 @@ PLUGIN = GamePlugin(
     rules_module="meadowzoo.envs.hase_und_igel.rules",
     gym_id="meadowzoo/HaseUndIgel-v0",
     heuristics=Heuristics(greedy=f"{_PLAYERS}:GreedyHaseUndIgel", strong=f"{_PLAYERS}:StrongHaseUndIgel"),
+    # every option of the turn rated by a learned afterstate value (envs/hase_und_igel/afterstate.py)
+    agents={"lookahead": "meadowzoo.agents.heuristics.hase_und_igel_lookahead:parse_spec"},
+    afterstate="meadowzoo.envs.hase_und_igel.afterstate",
     search=Search(
         rollout_depth=60,  # random races last hundreds of decisions: cut early, value the race
         public_value=Measure(f"{_PLAYERS}:race_progress", scale=12.0),  # squares

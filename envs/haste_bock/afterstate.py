@@ -42,6 +42,8 @@ from meadowzoo.envs.haste_bock.geometry import ADJ
 #: the game these afterstates are of (stored in value files, checked by the players that read them)
 GAME = "haste_bock"
 SLOTS = 4
+#: the player counts the encoding describes (the neutral colours fill the slots of absent players)
+PLAYER_COUNTS = (2, 3, 4)
 KINDS = 21
 #: ROTATE[f][sq]: where square ``sq`` lies after turning the board so that facing ``f`` is north
 ROTATE: tuple[tuple[int, ...], ...] = tuple(
@@ -104,6 +106,31 @@ def ends_a_turn(pending_before: int, mover: int, game) -> bool:
     if pending_before == PANIC:
         return True
     return pending_before in (MOVE, TILE, CARD) and not (game.pending in (MOVE, TILE) and game.player == mover)
+
+
+def turn_marker(game) -> tuple[int, int]:
+    """What :func:`turn_ended` needs from the game before a decision: who decides, and which
+    decision (the recorder's protocol, see :mod:`meadowzoo.agents.afterstate_value`)."""
+    return game.player, game.pending
+
+
+def turn_ended(marker: tuple[int, int], game) -> bool:
+    """Whether the decision taken since ``marker`` finished its player's turn or panic ram."""
+    mover, pending = marker
+    return ends_a_turn(pending, mover, game)
+
+
+def final_targets(game, records: np.ndarray, viewer: int) -> tuple[np.ndarray, np.ndarray]:
+    """The outcome of an ended game for ``viewer``'s samples ``records``: the ``(SLOTS,)`` beats
+    row (:func:`outcomes` in slot order) and the ``(m, SLOTS)`` points every slot still scored
+    after each afterstate."""
+    n = game.num_agents
+    seats = slot_colours(n, viewer)[:n]
+    beats = np.zeros(SLOTS, dtype=np.float32)
+    beats[:n] = [outcomes(game.places(), viewer)[seat] for seat in seats]
+    gains = np.zeros((len(records), SLOTS), dtype=np.float32)
+    gains[:, :n] = np.array([game.points[seat] for seat in seats]) - recorded_scores(records)[:, :n]
+    return beats, gains
 
 
 def game_record(game, mover: int, viewer: int) -> np.ndarray:

@@ -15,6 +15,7 @@ PLUGIN = GamePlugin(
     heuristics=Heuristics(greedy=f"{_PLAYERS}:GreedyHasteBock", strong=f"{_PLAYERS}:StrongHasteBock"),
     # the strong plans re-ranked by a learned afterstate value (envs/haste_bock/afterstate.py)
     agents={"lookahead": "meadowzoo.agents.heuristics.haste_bock_lookahead:parse_spec"},
+    afterstate="meadowzoo.envs.haste_bock.afterstate",
     search=Search(
         rollout_depth=200,
         public_value=Measure("meadowzoo.agents.values:points", scale=6.0),

@@ -239,9 +239,9 @@ def test_selfplay_round_one_learns_from_the_round_zero_player(tmp_path, monkeypa
     calls = []
     real = afterstate_selfplay.generate
 
-    def spy(games, seed, pool, viewer, workers=1):
+    def spy(games, seed, pool, viewer, workers=1, **kwargs):
         calls.append((games, seed, pool, viewer))
-        return real(games, seed, pool, viewer, workers=workers)
+        return real(games, seed, pool, viewer, workers=workers, **kwargs)
 
     monkeypatch.setattr(afterstate_selfplay, "generate", spy)
     afterstate_selfplay.main(SMALL + ["--rounds", "2", "--explore", "0", "--out", str(tmp_path)])

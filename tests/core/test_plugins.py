@@ -168,7 +168,7 @@ def test_a_new_game_needs_only_its_plugin(monkeypatch):
         assert game_config("fourth_game") == TrainConfig()
         with pytest.raises(ValueError, match="no heuristic players for game 'fourth_game'"):
             make_agent("strong", "fourth_game")
-        with pytest.raises(ValueError, match="'lookahead' is for haste_bock only"):
+        with pytest.raises(ValueError, match="'lookahead' is for hase_und_igel, haste_bock only"):
             make_agent("lookahead:x.pt", "fourth_game")
     finally:
         registry._PLUGINS.pop("fourth_game", None)
