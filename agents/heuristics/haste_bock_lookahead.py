@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import FORMAT, AfterstateValue as LearnedValue  # noqa: F401 (FORMAT: re-exported)
+from meadowzoo.agents.afterstate_value import AfterstateValue as LearnedValue
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.envs.haste_bock import afterstate

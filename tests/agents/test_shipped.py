@@ -28,7 +28,7 @@ def test_every_shipped_agent_loads_and_plays_legal_moves():
     """A policy file plays as ``policy:<file>``; an afterstate value file as ``lookahead:<file>``
     (fitted on recorded games) or as its record's player, ``lookahead:<file>:prior=none`` (learnt
     in self-play from the rules alone); each carries the record of the command that made it."""
-    from meadowzoo.agents.heuristics.haste_bock_lookahead import FORMAT as VALUE_FORMAT
+    from meadowzoo.agents.afterstate_value import FORMAT as VALUE_FORMAT
 
     files = sorted(TRAINED.glob("*.pt"))
     assert files, "no shipped agents in agents/trained/"
