@@ -2,7 +2,8 @@
 
 The functions take any game's afterstate encoding (``encoding=``, see
 :mod:`meadowzoo.agents.afterstate_value`; Haste Bock?'s by default), as the self-play trainer
-(:mod:`meadowzoo.training.afterstate_selfplay`) passes it; this command line fits Haste Bock?'s.
+(:mod:`meadowzoo.training.afterstate_selfplay`) passes it; this command line fits Haste Bock?'s, or
+with ``--game hase_und_igel`` Hase und Igel's (two players, two runners each).
 
 One *round* of approximate policy iteration:
 
@@ -44,7 +45,7 @@ import numpy as np
 
 from meadowzoo.agents.afterstate_value import FORMAT
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
-from meadowzoo.training.afterstate_data import generate
+from meadowzoo.training.afterstate_data import encoding_of, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 
 
@@ -238,6 +239,8 @@ def save_value(net, path: str | Path, num_players: int, hidden: list[int], note:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = command_parser("fit_afterstate_value", __doc__.split("\n\n")[0])
+    ap.add_argument("--game", default=first_encoding.GAME,
+                    help="a game whose plug-in declares an afterstate encoding (default: Haste Bock?)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=0, help="master seed of the recorded games")
@@ -259,8 +262,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    if args.players not in (2, 3, 4):
-        ap.error(f"--players must be 2, 3 or 4, got {args.players}")
+    try:
+        args.encoding = encoding_of(args.game)
+    except (KeyError, ValueError) as err:
+        ap.error(f"--game {args.game!r}: {err}")
+    if args.players not in args.encoding.PLAYER_COUNTS:
+        counts = ", ".join(map(str, args.encoding.PLAYER_COUNTS))
+        ap.error(f"--players must be one of {counts} for {args.game}, got {args.players}")
     for name, value, low, high in (("--holdout", args.holdout, 0.0, 1.0), ("--td-lambda", args.td_lambda, 0.0, 1.0)):
         if not low <= value <= high or (name == "--holdout" and value in (0.0, 1.0)):
             ap.error(f"{name} must lie in {'(0, 1)' if name == '--holdout' else '[0, 1]'}, got {value}")
@@ -281,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     started = time.time()
     data = Path(args.data) if args.data else None
-    recipe = {"players": args.players, "games": args.games, "seed": args.seed,
+    recipe = {"game": args.game, "players": args.players, "games": args.games, "seed": args.seed,
               "pool": [list(lineup) for lineup in args.pool], "viewer": args.viewer}
     reused = data is not None and data.exists()
     if reused:
@@ -294,7 +302,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{len(records)} afterstates read from {data}")
     else:
         records, beats, gains, episodes = generate(args.games, args.seed, args.pool, args.viewer,
-                                                   workers=args.workers)
+                                                   workers=args.workers, encoding=args.encoding)
         print(f"{len(records)} afterstates of {args.games} games recorded in {time.time() - started:.0f} s")
         if data is not None:
             data.parent.mkdir(parents=True, exist_ok=True)
@@ -302,12 +310,14 @@ def main(argv: list[str] | None = None) -> None:
                                 recipe=json.dumps(recipe))
     split = int(len(records) * (1 - args.holdout))
     print(f"constant-guess held-out BCE {baseline_bce(beats, args.players, split):.4f}")
-    net, history = fit_with_td(records, beats, gains, episodes, args, seed=args.fit_seed, td_seed=args.fit_seed + 1)
+    net, history = fit_with_td(records, beats, gains, episodes, args, seed=args.fit_seed, td_seed=args.fit_seed + 1,
+                               encoding=args.encoding)
     wall = time.time() - started
     command = "python -m meadowzoo.training.fit_afterstate_value " + " ".join(sys.argv[1:] if argv is None else argv)
     record = {
         "kind": "afterstate-value",
         "command": command,
+        "game": args.game,
         "seed": args.seed,
         "games": args.games,
         "data_reused": reused,
@@ -316,7 +326,7 @@ def main(argv: list[str] | None = None) -> None:
         "cores": os.cpu_count(),
         "history": history,
     }
-    path = save_value(net, args.out, args.players, args.hidden, record)
+    path = save_value(net, args.out, args.players, args.hidden, record, args.encoding)
     Path(args.out).with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"value written to {path} and its record to {Path(args.out).with_suffix('.json')} ({wall:.0f} s)")
 

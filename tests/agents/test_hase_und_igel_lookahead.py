@@ -324,3 +324,20 @@ def test_selfplay_rounds_for_hase_und_igel(tmp_path, capsys):
         afterstate_selfplay.parse_args(["--game", "hase_und_igel", "--players", "4", "--out", str(out)])
     with pytest.raises(SystemExit):
         afterstate_selfplay.parse_args(["--game", "volle_wolle", "--out", str(out)])
+
+
+def test_fit_command_fits_a_hase_und_igel_value_on_recorded_games(tmp_path):
+    """``fit_afterstate_value --game hase_und_igel`` records the viewer's seats and writes a value
+    the Hase und Igel player reads; the game is part of a data file's recipe."""
+    from meadowzoo.training.fit_afterstate_value import main as fit_main, parse_args
+
+    argv = ["--game", "hase_und_igel", "--players", "2", "--games", "2", "--pool", "strong,random", "--viewer", "strong",
+            "--hidden", "8", "--epochs", "1", "--batch-size", "16", "--holdout", "0.2", "--workers", "1",
+            "--data", str(tmp_path / "games.npz"), "--out", str(tmp_path / "value.pt")]
+    fit_main(argv)
+    value = HaseUndIgelValue.from_file(tmp_path / "value.pt")
+    record = json.loads((tmp_path / "value.json").read_text())
+    assert value.meta["game"] == "hase_und_igel" and record["game"] == "hase_und_igel"
+    assert json.loads(str(np.load(tmp_path / "games.npz")["recipe"]))["game"] == "hase_und_igel"
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "hase_und_igel", "--players", "4", "--out", str(tmp_path / "x.pt")])

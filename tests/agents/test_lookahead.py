@@ -393,7 +393,7 @@ def test_a_file_that_is_not_a_value_file_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--players", "5"], "--players must be 2, 3 or 4"),
+    (["--players", "5"], "--players must be one of 2, 3, 4"),
     (["--holdout", "1"], "--holdout must lie in"),
     (["--td-lambda", "3"], "--td-lambda must lie in"),
     (["--games", "0"], "--games must be at least 1"),
