@@ -6,7 +6,9 @@ Each game that has such a value declares an *encoding* module (the plug-in's ``a
 
 * ``GAME`` (the game's name), ``PLAYER_COUNTS`` (those it describes), ``SLOTS`` (players seen,
   the viewer first), ``RECORD_SIZE``,
-  ``INPUT_SIZE`` and ``dense(records, num_players)`` (int records -> network input);
+  ``INPUT_SIZE`` and ``dense(records, num_players, **options)`` (int records -> network input;
+  ``INPUT_OPTIONS`` names its keyword options, e.g. ``rule_terms=False`` leaves the inputs that the
+  rules compute from the position at zero, for an ablation; :func:`with_options`);
 * ``turn_marker(game)`` (a tuple, the deciding seat first, taken before a decision) and
   ``turn_ended(marker, game)``: whether the decision taken since the marker finished that seat's
   turn (what the recorder of :mod:`meadowzoo.training.afterstate_data` asks);
@@ -22,8 +24,10 @@ hidden layers. The file is a plain dict of tensors and JSON-like metadata, read 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -39,11 +43,44 @@ FORMAT = "meadowzoo-afterstate-value-v1"
 _BLAS = ThreadpoolController()
 
 
+class InputVariant:
+    """An encoding whose ``dense`` input is built under fixed keyword options; every other
+    attribute is the encoding module's."""
+
+    def __init__(self, encoding: ModuleType, options: Mapping[str, Any]) -> None:
+        self._encoding = encoding
+        self.options = dict(options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._encoding, name)
+
+    def dense(self, records: np.ndarray, num_players: int) -> np.ndarray:
+        return self._encoding.dense(records, num_players, **self.options)
+
+
+def with_options(encoding: ModuleType, options: Mapping[str, Any] | None) -> ModuleType | InputVariant:
+    """``encoding`` with its input built under ``options`` (the module itself when there are none);
+    an option the encoding does not declare in ``INPUT_OPTIONS`` is an error."""
+    if not options:
+        return encoding
+    unknown = sorted(set(options) - set(encoding.INPUT_OPTIONS))
+    if unknown:
+        raise ValueError(f"{encoding.GAME}'s afterstate input has no option {', '.join(unknown)} "
+                         f"(it has: {', '.join(encoding.INPUT_OPTIONS)})")
+    return InputVariant(encoding, options)
+
+
+def input_options(encoding: ModuleType | InputVariant) -> dict[str, Any]:
+    """The input options of an encoding (none for the module itself)."""
+    return dict(getattr(encoding, "options", {}))
+
+
 class AfterstateValue:
     """The fitted MLP of one game: afterstate records -> chance of finishing ahead of each slot.
-    A game's subclass names its encoding module in ``encoding``."""
+    A game's subclass names its encoding module in ``encoding``; a value fitted with input options
+    (stored in its file) reads its input with them."""
 
-    encoding: ModuleType
+    encoding: ModuleType | InputVariant
 
     def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], num_players: int, meta: dict) -> None:
         size = self.encoding.INPUT_SIZE
@@ -74,9 +111,12 @@ class AfterstateValue:
             weights = [(state[f"layers.{2 * i}.weight"].numpy(), state[f"layers.{2 * i}.bias"].numpy())
                        for i in range(len(payload["hidden"]) + 1)]
             num_players = int(payload["num_players"])
-        except (KeyError, TypeError, AttributeError) as err:
+            options = dict(payload.get("input_options") or {})
+        except (KeyError, TypeError, AttributeError, ValueError) as err:
             raise ValueError(f"{path}: malformed afterstate value file ({err!r} missing or wrong)") from err
-        return cls(weights, num_players, {k: v for k, v in payload.items() if k != "state_dict"})
+        value = cls(weights, num_players, {k: v for k, v in payload.items() if k != "state_dict"})
+        value.encoding = with_options(cls.encoding, options)
+        return value
 
     def beats(self, records: np.ndarray) -> np.ndarray:
         """``(batch, SLOTS)`` chances that the viewer finishes ahead of slot k (slot 0: 0.5)."""

@@ -21,6 +21,10 @@ fitted to how games went on from such afterstates, as in TD-Gammon:
   keeps its epoch of lowest held-out loss (a round's few thousand games are over-fitted after
   one epoch; the shipped Haste Bock? agents were made with it).
 
+``--no-rule-terms`` leaves the inputs that the rules compute from the position at zero (Haste
+Bock?'s scoring terms "if scored now", Hase und Igel's Goal terms): an ablation of how much the
+value leans on them; the value files store it, so their players read their input the same way.
+
 Every round writes ``round_<r>.pt`` (a value file that ``lookahead:<file>:prior=none`` plays);
 ``value.pt`` is the last round's. The run stops after ``--rounds`` rounds or when the next round
 would end past ``--budget-minutes`` of wall time (judged by the last round's length), and writes
@@ -45,6 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
+from meadowzoo.agents.afterstate_value import input_options, with_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import encoding_of, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
@@ -92,6 +97,9 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--game", default=first_encoding.GAME,
                     help="a game whose plug-in declares an afterstate encoding (default: the first, Haste Bock?)")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--no-rule-terms", action="store_true",
+                    help="leave the inputs the rules compute from the position (Haste Bock?'s scoring terms, "
+                         "Hase und Igel's Goal terms) at zero: an ablation; stored in the value files")
     ap.add_argument("--rounds", type=int, default=20, help="rounds at most (round 0 included)")
     ap.add_argument("--first-games", type=int, default=20000, help="random-play games of round 0")
     ap.add_argument("--games", type=int, default=1000, help="self-play games of every later round")
@@ -114,7 +122,7 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)
     try:
-        args.encoding = encoding_of(args.game)
+        args.encoding = with_options(encoding_of(args.game), {"rule_terms": False} if args.no_rule_terms else {})
     except (KeyError, ValueError) as err:
         ap.error(f"--game {args.game!r}: {err}")
     counts = args.encoding.PLAYER_COUNTS
@@ -164,6 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     shutil.copyfile(previous, out / "value.pt")
     record = {"kind": "afterstate-value", "method": "self-play rounds from random play, no heuristic",
               "command": command, "game": args.game, "players": args.players, "seed": args.seed,
+              **({"input_options": input_options(args.encoding)} if args.no_rule_terms else {}),
               "games": sum(r["games"] for r in rounds), "samples": sum(r["samples"] for r in rounds),
               "wall_seconds": round(time.time() - started), "cores": os.cpu_count(), "rounds": rounds,
               "player": "lookahead:<value file>:prior=none"}

@@ -43,13 +43,13 @@ from types import ModuleType
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import FORMAT
+from meadowzoo.agents.afterstate_value import FORMAT, InputVariant, input_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import encoding_of, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 
 
-def build_net(hidden: list[int], encoding: ModuleType = first_encoding):
+def build_net(hidden: list[int], encoding: ModuleType | InputVariant = first_encoding):
     """MLP with ``layers`` = Linear, ReLU, …, Linear (the keys AfterstateValue.from_file reads) on
     the ``encoding``'s input: outputs the beats logits of slots 1.., then the gains of every slot (/ 10)."""
     import torch.nn as nn
@@ -74,7 +74,7 @@ def build_net(hidden: list[int], encoding: ModuleType = first_encoding):
 
 
 def predict_beats(net, records: np.ndarray, num_players: int, batch: int = 16384,
-                  encoding: ModuleType = first_encoding) -> np.ndarray:
+                  encoding: ModuleType | InputVariant = first_encoding) -> np.ndarray:
     """The net's ``(n, SLOTS)`` chances of finishing ahead of each slot (slot 0: 0.5)."""
     import torch
 
@@ -110,7 +110,7 @@ def td_lambda_targets(predicted: np.ndarray, outcomes: np.ndarray, episodes: np.
 
 def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: int, hidden: list[int],
         epochs: int, batch_size: int, lr: float, holdout: float, seed: int, log=print, net=None,
-        heldout_beats: np.ndarray | None = None, keep_best: bool = False, encoding: ModuleType = first_encoding):
+        heldout_beats: np.ndarray | None = None, keep_best: bool = False, encoding: ModuleType | InputVariant = first_encoding):
     """Train the net (a new one, or go on training ``net``); returns it and the per-epoch
     held-out losses (against ``heldout_beats``, default ``beats``: a TD refit trains on
     bootstrapped targets but is still scored against the real outcomes).
@@ -190,7 +190,7 @@ def fit(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, num_players: 
 
 
 def fit_with_td(records: np.ndarray, beats: np.ndarray, gains: np.ndarray, episodes: np.ndarray, settings,
-                seed: int, td_seed: int, net=None, log=print, encoding: ModuleType = first_encoding):
+                seed: int, td_seed: int, net=None, log=print, encoding: ModuleType | InputVariant = first_encoding):
     """Fit on the outcomes, then ``settings.td_rounds`` refits on TD(λ) targets (at half the learning
     rate, scored against the outcomes), refit ``t`` seeded ``td_seed + t``. ``settings`` carries
     the command line's fitting fields (players, hidden, epochs, batch_size, lr, holdout, td_rounds,
@@ -219,7 +219,7 @@ def baseline_bce(beats: np.ndarray, num_players: int, split: int) -> float:
 
 
 def save_value(net, path: str | Path, num_players: int, hidden: list[int], note: dict,
-               encoding: ModuleType = first_encoding) -> Path:
+               encoding: ModuleType | InputVariant = first_encoding) -> Path:
     import torch
 
     payload = {
@@ -227,6 +227,7 @@ def save_value(net, path: str | Path, num_players: int, hidden: list[int], note:
         "game": encoding.GAME,
         "num_players": num_players,
         "input_size": encoding.INPUT_SIZE,
+        **({"input_options": input_options(encoding)} if input_options(encoding) else {}),
         "hidden": list(hidden),
         "note": json.dumps(note),
         "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()},

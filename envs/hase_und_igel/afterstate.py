@@ -24,7 +24,7 @@ slot 0 is the viewer, slot 1 the opponent. :func:`dense` turns records into the 
   1..4 (HUI-15), and two rule terms a net learns slowly from the one-hots: the owner's carrots
   minus the cost of moving onto the Goal / 50 (clipped to ±3) and whether it could finish now
   (HUI-18: no lettuce, the move affordable, at most 10 × finishing place carrots left, the first
-  runner home of a player excepted);
+  runner home of a player excepted; ``dense(..., rule_terms=False)`` leaves these two at zero);
 * per player: carrots / 100 (at most 3), carrots in tens one-hot 0..15 (150 and more in the last), lettuces
   one-hot 0..5;
 * who decides next (one-hot 2, none once the game is over), runners home one-hot 0..3, turns / 1500;
@@ -48,6 +48,8 @@ GAME = "hase_und_igel"
 SLOTS = 2
 #: the player counts the encoding describes
 PLAYER_COUNTS = (2,)
+#: keyword options of :func:`dense`
+INPUT_OPTIONS = ("rule_terms",)
 RUNNERS = 4
 KINDS = len(data.CARD_KINDS)
 NEXT_DRAWS = 4
@@ -126,8 +128,9 @@ def final_targets(game, records: np.ndarray, viewer: int) -> tuple[np.ndarray, n
     return beats, np.zeros((len(records), SLOTS), dtype=np.float32)
 
 
-def dense(records: np.ndarray, num_players: int = 2) -> np.ndarray:
-    """The network input of a batch of records: ``(batch, INPUT_SIZE)`` float32."""
+def dense(records: np.ndarray, num_players: int = 2, rule_terms: bool = True) -> np.ndarray:
+    """The network input of a batch of records: ``(batch, INPUT_SIZE)`` float32; with
+    ``rule_terms=False`` the two rule terms of every runner stay zero."""
     records = np.asarray(records, dtype=np.int64).reshape(-1, RECORD_SIZE)
     b = len(records)
     rows = np.arange(b)
@@ -146,6 +149,8 @@ def dense(records: np.ndarray, num_players: int = 2) -> np.ndarray:
         racing = place == 0
         out[:, at + 4] = ~racing
         out[rows, at + 5 + np.clip(position - 1, 0, 3)] = 1.0
+        if not rule_terms:
+            continue
         owner = k // 2
         mine = carrots[:, owner]
         goal_cost = _GOAL_COST[square]

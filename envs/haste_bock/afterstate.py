@@ -26,7 +26,8 @@ network input (:data:`INPUT_SIZE` floats):
 * the scoring terms of every slot as the position stands (what the strong heuristic weighs; a
   net learns their worth far faster from these than from the planes): its sheep's points if the
   rows were scored now in phase 2 and in phase 4 (HB-21, occupied rows, /8), its pair's adjacency
-  (HB-19, /2) and its sheep's adjacency to Thea (HB-20, /4).
+  (HB-19, /2) and its sheep's adjacency to Thea (HB-20, /4). ``dense(..., rule_terms=False)``
+  leaves them at zero (an ablation: the net must then learn them from the planes).
 
 With 2/3 players the slots beyond the players hold the neutral colours' sheep (board planes and
 scoring terms) and zeros elsewhere.
@@ -44,6 +45,8 @@ GAME = "haste_bock"
 SLOTS = 4
 #: the player counts the encoding describes (the neutral colours fill the slots of absent players)
 PLAYER_COUNTS = (2, 3, 4)
+#: keyword options of :func:`dense`
+INPUT_OPTIONS = ("rule_terms",)
 KINDS = 21
 #: ROTATE[f][sq]: where square ``sq`` lies after turning the board so that facing ``f`` is north
 ROTATE: tuple[tuple[int, ...], ...] = tuple(
@@ -160,8 +163,9 @@ def record(pos: list[int], facing: int, time: int, scores: list[int], hands: lis
     return out
 
 
-def dense(records: np.ndarray, num_players: int) -> np.ndarray:
-    """The network input of a batch of records: ``(batch, INPUT_SIZE)`` float32."""
+def dense(records: np.ndarray, num_players: int, rule_terms: bool = True) -> np.ndarray:
+    """The network input of a batch of records: ``(batch, INPUT_SIZE)`` float32; with
+    ``rule_terms=False`` the scoring terms (the last ``4 * SLOTS`` inputs) stay zero."""
     records = np.asarray(records, dtype=np.int64).reshape(-1, RECORD_SIZE)
     b = len(records)
     rows = np.arange(b)
@@ -188,7 +192,8 @@ def dense(records: np.ndarray, num_players: int) -> np.ndarray:
     has_next = nxt >= 0
     out[rows[has_next], at + nxt[has_next]] = 1.0
     at += SLOTS
-    out[:, at:at + 4 * SLOTS] = scoring_terms(records[:, :9]).reshape(b, 4 * SLOTS)
+    if rule_terms:
+        out[:, at:at + 4 * SLOTS] = scoring_terms(records[:, :9]).reshape(b, 4 * SLOTS)
     return out
 
 
