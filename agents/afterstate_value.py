@@ -70,6 +70,14 @@ def with_options(encoding: ModuleType, options: Mapping[str, Any] | None) -> Mod
     return InputVariant(encoding, options)
 
 
+def is_share(text: str) -> bool:
+    """Whether a spec setting's value is a share in [0, 1] (the lookahead players' ``explore=E``)."""
+    try:
+        return 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False
+
+
 def input_options(encoding: ModuleType | InputVariant) -> dict[str, Any]:
     """The input options of an encoding (none for the module itself)."""
     return dict(getattr(encoding, "options", {}))

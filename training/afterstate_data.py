@@ -61,6 +61,19 @@ def encoding_of(game: str) -> ModuleType:
     return load(module)
 
 
+def checked_encoding(parser, game: str, players: int) -> ModuleType:
+    """A command line's ``--game`` encoding (:func:`encoding_of`), or a parser error for a game
+    without one or a ``--players`` count it does not describe."""
+    try:
+        encoding = encoding_of(game)
+    except (KeyError, ValueError) as err:
+        parser.error(f"--game {game!r}: {err}")
+    if players not in encoding.PLAYER_COUNTS:
+        counts = ", ".join(map(str, encoding.PLAYER_COUNTS))
+        parser.error(f"--players must be one of {counts} for {game}, got {players}")
+    return encoding
+
+
 def play_and_record(index: int, master_seed: int, pool: list[tuple[str, ...]], viewer_spec: str,
                     encoding: ModuleType = first_encoding
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -51,7 +51,7 @@ import numpy as np
 
 from meadowzoo.agents.afterstate_value import input_options, with_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
-from meadowzoo.training.afterstate_data import encoding_of, generate
+from meadowzoo.training.afterstate_data import checked_encoding, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 from meadowzoo.training.fit_afterstate_value import baseline_bce, fit_with_td, save_value
 
@@ -121,13 +121,8 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)
-    try:
-        args.encoding = with_options(encoding_of(args.game), {"rule_terms": False} if args.no_rule_terms else {})
-    except (KeyError, ValueError) as err:
-        ap.error(f"--game {args.game!r}: {err}")
-    counts = args.encoding.PLAYER_COUNTS
-    if args.players not in counts:
-        ap.error(f"--players must be one of {', '.join(map(str, counts))} for {args.game}, got {args.players}")
+    args.encoding = with_options(checked_encoding(ap, args.game, args.players),
+                                 {"rule_terms": False} if args.no_rule_terms else {})
     for name in ("rounds", "first_games", "games", "buffer", "epochs", "td_epochs", "batch_size", "workers"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")

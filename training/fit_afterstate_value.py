@@ -45,7 +45,7 @@ import numpy as np
 
 from meadowzoo.agents.afterstate_value import FORMAT, InputVariant, input_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
-from meadowzoo.training.afterstate_data import encoding_of, generate
+from meadowzoo.training.afterstate_data import checked_encoding, generate
 from meadowzoo.training.arguments import command_parser, layer_widths
 
 
@@ -263,13 +263,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    try:
-        args.encoding = encoding_of(args.game)
-    except (KeyError, ValueError) as err:
-        ap.error(f"--game {args.game!r}: {err}")
-    if args.players not in args.encoding.PLAYER_COUNTS:
-        counts = ", ".join(map(str, args.encoding.PLAYER_COUNTS))
-        ap.error(f"--players must be one of {counts} for {args.game}, got {args.players}")
+    args.encoding = checked_encoding(ap, args.game, args.players)
     for name, value, low, high in (("--holdout", args.holdout, 0.0, 1.0), ("--td-lambda", args.td_lambda, 0.0, 1.0)):
         if not low <= value <= high or (name == "--holdout" and value in (0.0, 1.0)):
             ap.error(f"{name} must lie in {'(0, 1)' if name == '--holdout' else '[0, 1]'}, got {value}")

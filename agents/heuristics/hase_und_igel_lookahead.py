@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import AfterstateValue
+from meadowzoo.agents.afterstate_value import AfterstateValue, is_share
 from meadowzoo.agents.base import Agent
 from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.envs.hase_und_igel import afterstate
@@ -167,16 +167,9 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadH
         key, _, raw = setting.partition("=")
         if key == "prior" and raw in PRIORS:
             continue
-        if key == "explore" and _is_share(raw):
+        if key == "explore" and is_share(raw):
             explore = float(raw)
         else:
             raise ValueError(f"unknown Hase und Igel lookahead setting {setting!r}; use prior=none or explore=E "
                              "(0 <= E <= 1)")
     return LookaheadHaseUndIgel(HaseUndIgelValue.from_file(resolve_agent_file(path)), seed=seed, explore=explore)
-
-
-def _is_share(text: str) -> bool:
-    try:
-        return 0.0 <= float(text) <= 1.0
-    except ValueError:
-        return False

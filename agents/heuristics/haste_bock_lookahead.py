@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import AfterstateValue as LearnedValue
+from meadowzoo.agents.afterstate_value import AfterstateValue as LearnedValue, is_share
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.envs.haste_bock import afterstate
@@ -332,17 +332,10 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadA
             reply = int(raw)
         elif key == "prior" and raw in PRIORS:
             prior = raw
-        elif key == "explore" and _is_share(raw):
+        elif key == "explore" and is_share(raw):
             explore = float(raw)
         else:
             raise ValueError(f"unknown lookahead setting {setting!r}; use width=K, prior=strong|none, explore=E "
                              "(0 <= E <= 1) or reply=R")
     return LookaheadAgent(AfterstateValue.from_file(resolve_agent_file(path)), width=width, seed=seed, prior=prior,
                           explore=explore, reply=reply)
-
-
-def _is_share(text: str) -> bool:
-    try:
-        return 0.0 <= float(text) <= 1.0
-    except ValueError:
-        return False

@@ -13,7 +13,7 @@ from meadowzoo.agents.heuristics.hase_und_igel_lookahead import (
     HaseUndIgelValue, LookaheadHaseUndIgel, draws_a_card, next_card_odds,
 )
 from meadowzoo.envs.hase_und_igel import afterstate, data
-from meadowzoo.envs.hase_und_igel.rules import EXTRA_MOVE, MOVE, SLOT_ACTIONS, HaseUndIgelGame
+from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, EXTRA_MOVE, MOVE, SLOT_ACTIONS, STUCK, HaseUndIgelGame
 from meadowzoo.envs.hase_und_igel.standing import race_places
 from meadowzoo.training import afterstate_selfplay
 from meadowzoo.training.afterstate_data import encoding_of, generate, play_and_record
@@ -146,14 +146,14 @@ def test_recorder_keeps_one_sample_per_turn_and_viewer_with_the_result():
     assert set(episodes) == {0, 1}
     per_viewer = [int((episodes == v).sum()) for v in (0, 1)]
     assert per_viewer[0] == per_viewer[1] > 20
-    # replay the same game and count turns that ended
+    # replay the same game: a turn with a decision has exactly one move (or stuck) decision; a
+    # card's choice after it belongs to the same turn, and a turn without decisions has no sample
     from meadowzoo.training.runner import advance as run, game_seed, start
     env, players = start("hase_und_igel", ("strong", "strong"), game_seed(11, 0), {"num_players": 2})
-    ended = []
-    marker = []
-    run(env, players, before=lambda a: marker.append((env.game.cur, env.game.turns)),
-        after=lambda a, b: ended.append(env.game.is_over or env.game.turns != marker[-1][1]))
-    assert sum(ended) == per_viewer[0]
+    pending = []
+    run(env, players, before=lambda a: pending.append(env.game.pending))
+    assert set(pending) >= {MOVE, CARD_CARROTS}, "the test wants a card choice in the game"
+    assert sum(p in (MOVE, STUCK) for p in pending) == per_viewer[0]
     game = env.game
     places = game.places() if game.is_over else race_places(game)
     for viewer in (0, 1):
