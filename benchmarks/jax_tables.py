@@ -8,7 +8,9 @@ and the README's summary (needs the ``jax`` and ``train`` extras).
 
 Each engine row is one :mod:`benchmarks.jax_speed` run (``--batches 1024``: the engine, Pgx's
 connect four and ``raw_env`` measured in the same run, rounds interleaved, the best of each);
-each trainer row one :mod:`benchmarks.train_speed` run pinned to two cores. The machine is shared:
+each trainer row one :mod:`benchmarks.train_speed` run pinned to two cores, then the same
+trainer's :mod:`benchmarks.train_breakdown` (its *network bound*: the learner steps/s that the
+network's passes alone allow on these cores, engine and all else free). The machine is shared:
 read the ratios, which are measured under the same load; the load average is printed with them.
 Targets (issues #17–#19): at batch 1024 on two CPU cores ≥ 20× ``raw_env`` and ≥ 0.2× connect
 four; the trainer ≥ 20,000 learner steps/s and ≥ 50× the SB3 path.
@@ -87,13 +89,17 @@ def engine_table(rows: list[dict], command: str) -> list[str]:
 
 
 def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
-    from benchmarks import train_speed
+    from benchmarks import train_breakdown, train_speed
 
     rows = []
     for game in games:
         before = load()
         result = train_speed.main(["--game", game, "--players", "2", "--cores", "2",
                                    "--jax-updates", str(jax_updates), "--sb3-steps", str(sb3_steps)])
+        # the same trainer's network bound (benchmarks.train_breakdown), on the same devices, in this run
+        devices = result["jax"]["devices"].count("CpuDevice") or 1
+        result["breakdown"] = train_breakdown.breakdown(game, 2, 3, {"devices": devices})
+        print(train_breakdown.report(result["breakdown"]), flush=True)
         rows.append({"game": game, "load": f"{before} → {load()}", **result})
     return rows
 
@@ -101,13 +107,20 @@ def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
 def trainer_table(rows: list[dict], command: str) -> list[str]:
     lines = [f"`{command}` pinned to 2 cores, {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
              "run; load average before → after):", "",
-             "| game | compiled trainer learner steps/s | devices | passes per step | SB3 learner steps/s | ratio | load |",
-             "|---|---|---|---|---|---|---|"]
+             "| game | compiled trainer learner steps/s | devices | passes per step | SB3 learner steps/s | ratio "
+             "| network bound | bound ÷ SB3 | load |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         devices = r["jax"]["devices"].count("CpuDevice") or r["jax"]["devices"]
         passes = r["jax"].get("passes_per_step", 0) or "no cap"
+        sb3 = r["sb3"]["steps_per_second"]
+        if "breakdown" in r:  # rows recorded before the breakdown existed have none
+            bound = r["breakdown"]["network_bound_steps_per_second"]
+            bound_cells = f"{bound:,.0f} | {bound / sb3:.1f}×"
+        else:
+            bound_cells = "– | –"
         lines.append(f"| {title(r['game'])} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | {passes} | "
-                     f"{r['sb3']['steps_per_second']:,.0f} | **{r['ratio']:.1f}×** | {r['load']} |")
+                     f"{sb3:,.0f} | **{r['ratio']:.1f}×** | {bound_cells} | {r['load']} |")
     return lines
 
 

@@ -46,6 +46,27 @@ def pin(cores: int | None) -> list[int] | None:
     return chosen
 
 
+def pin_with_devices(cores: int | None, devices: int | None) -> tuple[list[int] | None, int]:
+    """Pin to the first ``cores`` CPUs and give JAX ``devices`` CPU devices (default: one per CPU
+    used), before JAX's first operation; returns the CPUs pinned and the devices JAX has."""
+    chosen = pin(cores)
+    wanted = devices or len(chosen or os.sched_getaffinity(0))
+    import meadowzoo.jax
+
+    return chosen, min(wanted, meadowzoo.jax.use_cpu_devices(wanted))
+
+
+def finish(result: dict, cores: list[int] | None, json_path: str | None) -> dict:
+    """Record the load average after the run next to the one before (``result["load_before"]``),
+    print both, and write ``result`` to ``json_path`` if given."""
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(f"load average before {result['load_before']}, after {result['load_after']} on {os.cpu_count()} CPUs"
+          + (f", pinned to {cores}" if cores else ""))
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
 def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
     import jax
 
@@ -114,11 +135,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--skip-sb3", action="store_true")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    cores = pin(args.cores)
-    devices = args.devices or len(cores or os.sched_getaffinity(0))
-    import meadowzoo.jax  # before JAX's first operation: the device count
-
-    devices = min(devices, meadowzoo.jax.use_cpu_devices(devices))
+    cores, devices = pin_with_devices(args.cores, args.devices)
     load_before = os.getloadavg()
     overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "conv": args.conv, "devices": devices}
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
@@ -133,12 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"SB3 trainer: {result['sb3']['steps_per_second']:,.0f} learner steps/s "
               f"({result['sb3']['learner_steps']} steps in {result['sb3']['seconds']} s)")
         print(f"ratio JAX / SB3: {result['ratio']}x")
-    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
-    print(f"load average before {result['load_before']}, after {result['load_after']} on {os.cpu_count()} CPUs"
-          + (f", pinned to {cores}" if cores else ""))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    return result
+    return finish(result, cores, args.json)
 
 
 if __name__ == "__main__":

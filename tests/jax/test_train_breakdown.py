@@ -1,0 +1,88 @@
+"""benchmarks/train_breakdown.py: the network-only programs do the network work they claim (one
+opponent pass more costs one more opponent forward pass over the batch, which XLA must not share
+between passes), and a tiny breakdown runs end to end with consistent figures. No timing is
+asserted: speeds are the benchmark's to print."""
+
+from __future__ import annotations
+
+import pytest
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+import jax.numpy as jnp  # noqa: E402
+
+import meadowzoo.jax  # noqa: E402
+from benchmarks.train_breakdown import breakdown, network_programs, report  # noqa: E402
+from meadowzoo.training import jax_population  # noqa: E402
+from meadowzoo.training.jax_config import jax_config_for  # noqa: E402
+from meadowzoo.training.jax_ppo import SelfPlayPPO  # noqa: E402
+
+TINY = dict(num_envs=16, num_steps=4, num_minibatches=2, opponent_slots=4, population=4, hidden=(8,), devices=1)
+
+
+def rollout_flops(passes: int) -> tuple[float, SelfPlayPPO]:
+    trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2),
+                          jax_config_for("volle_wolle", **TINY, passes_per_step=passes))
+    runner = trainer.setup(0)
+    _, rollout, _ = network_programs(trainer)
+    slots = jax_population.member_params(runner.population, jnp.zeros(4, jnp.int32))
+    net = trainer.network
+    args = (runner.params, slots, jnp.zeros((16, net.observation_size)), jnp.ones((16, net.num_actions), bool),
+            jax.random.PRNGKey(0))
+    cost = jax.jit(rollout).lower(*args).compile().cost_analysis()
+    cost = cost[0] if isinstance(cost, list) else cost
+    return float(cost["flops"]), trainer
+
+
+def test_every_opponent_pass_costs_a_forward_pass_of_the_opponents_actor():
+    one, trainer = rollout_flops(1)
+    three, _ = rollout_flops(3)
+    net = trainer.network
+    # the actor's dense products for one row: inputs x 8 hidden, 8 x actions (multiply and add)
+    actor_row = 2 * (net.observation_size * 8 + 8 * net.num_actions)
+    # XLA counts the body of the rollout's scan once: two more passes, two more forward passes of 16 games
+    assert three - one >= 2 * 16 * actor_row
+
+
+def test_epochs_program_trains_the_network_on_a_batch_of_the_updates_shape():
+    trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2), jax_config_for("volle_wolle", **TINY))
+    runner = trainer.setup(0)
+    epochs, _, flat_batch = network_programs(trainer)
+    flat = flat_batch(jax.random.PRNGKey(2))
+    assert flat[0].shape == (16 * 4, trainer.network.observation_size)
+    assert flat[1].shape == (16 * 4, trainer.network.num_actions)
+    params, losses = jax.jit(epochs)(runner.params, runner.opt_state, flat, jax.random.PRNGKey(3))
+    # update_epochs x num_minibatches optimizer steps, each with its losses
+    assert losses["policy_loss"].shape == (trainer.config.update_epochs, trainer.config.num_minibatches)
+    moved = jax.tree_util.tree_map(lambda a, b: bool(jnp.any(a != b)), params, runner.params)
+    assert all(jax.tree_util.tree_leaves(moved))
+
+
+def test_breakdown_reports_the_parts_of_an_update():
+    result = breakdown("volle_wolle", 2, 1, {key: value for key, value in TINY.items()})
+    seconds = result["seconds"]
+    assert set(seconds) == {"update", "epochs", "rollout_network"}
+    assert all(value > 0 for value in seconds.values())
+    assert result["rest_seconds"] == pytest.approx(seconds["update"] - seconds["epochs"] - seconds["rollout_network"],
+                                                   abs=2e-4)
+    assert 0 < result["learner_steps_per_update"] <= result["steps_per_update"] == 16 * 4
+    network = seconds["epochs"] + seconds["rollout_network"]
+    assert result["network_bound_steps_per_second"] == pytest.approx(result["learner_steps_per_update"] / network,
+                                                                     rel=1e-2)
+    text = report(result)
+    assert "network bound" in text and "PPO epochs" in text
+
+
+def test_trainer_table_puts_the_network_bound_next_to_sb3():
+    from benchmarks.jax_tables import trainer_table
+
+    row = {"game": "haste_bock", "load": "1 → 1", "ratio": 10.0,
+           "jax": {"steps_per_second": 8000.0, "devices": "[CpuDevice(id=0), CpuDevice(id=1)]", "passes_per_step": 2},
+           "sb3": {"steps_per_second": 800.0}, "breakdown": {"network_bound_steps_per_second": 12000.0}}
+    old = {key: value for key, value in row.items() if key != "breakdown"}  # a row recorded before the breakdown
+    lines = trainer_table([row, old], "cmd")
+    assert lines[-2] == "| Haste Bock? | **8,000** | 2 | 2 | 800 | **10.0×** | 12,000 | 15.0× | 1 → 1 |"
+    assert lines[-1] == "| Haste Bock? | **8,000** | 2 | 2 | 800 | **10.0×** | – | – | 1 → 1 |"
+    assert lines[2].count("|") == lines[-1].count("|")
