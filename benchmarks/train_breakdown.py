@@ -163,11 +163,11 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
     steps = sum(counted) / len(counted)
     network = best["epochs"] + best["rollout_network"]
     return {"game": game, "players": players, "devices": d, "steps_per_update": config.steps_per_update,
-            "learner_steps_per_update": round(steps, 1), "update_epochs": config.update_epochs,
+            "learner_steps_per_update": round(steps, 3), "update_epochs": config.update_epochs,
             "num_minibatches": config.num_minibatches, "passes_per_step": config.passes_per_step,
             "hidden": list(config.hidden), "observation_size": net.observation_size, "num_actions": net.num_actions,
-            "seconds": {name: round(value, 4) for name, value in best.items()},
-            "rest_seconds": round(best["update"] - network, 4),
+            "seconds": {name: round(value, 7) for name, value in best.items()},
+            "rest_seconds": round(best["update"] - network, 7),
             "learner_steps_per_second": round(steps / best["update"], 1),
             "network_bound_steps_per_second": round(steps / network, 1),
             "network_share": round(network / best["update"], 3),
