@@ -121,7 +121,8 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
 
     config = jax_config_for(game, **overrides)
     trainer = SelfPlayPPO(meadowzoo.jax.make(game, num_players=players), config)
-    runner = trainer.gathered(trainer.setup(0))
+    start = trainer.setup(0)
+    runner = trainer.gathered(start)  # one copy of the network and population, for the network-only programs
     epochs, rollout, flat_batch = network_programs(trainer)
     n, d = trainer.local_envs, trainer.devices
     net = trainer.network
@@ -146,14 +147,14 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
                                         (copies(runner.params), copies(slot_params), copies(observation),
                                          copies(mask), keys))}
 
-    state = {"runner": trainer.setup(0), "steps": []}
+    state = {"runner": start, "steps": []}
 
     def one_update():
         state["runner"], metrics = trainer.update(state["runner"])
         state["steps"].append(metrics["learner_steps"])
         return state["runner"], metrics
 
-    timed = {"update": Timed(lambda: one_update(), ())}
+    timed = {"update": Timed(one_update, ())}
     timed.update({name: Timed(program, args) for name, (program, args) in programs.items()})
     best = {name: float("inf") for name in timed}
     for _ in range(rounds):
