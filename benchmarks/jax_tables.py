@@ -113,6 +113,8 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
     for r in rows:
         devices = r["jax"]["devices"].count("CpuDevice") or r["jax"]["devices"]
         passes = r["jax"].get("passes_per_step", 0) or "no cap"
+        if passes != "no cap" and not r["jax"].get("opponents_in_first_pass", True):  # rows before the setting: True
+            passes = f"{passes}, learners first"
         sb3 = r["sb3"]["steps_per_second"]
         if "breakdown" in r:  # rows recorded before the breakdown existed have none
             bound = r["breakdown"]["network_bound_steps_per_second"]

@@ -16,7 +16,8 @@ processes hurts every figure alike:
   batch of the update's shape;
 * **rollout network**: the network passes of the rollout and nothing else, with no engine: per
   learner step the learner's actor and critic on every game, and the opponents' actor (mapped over
-  the population slots, as in training) once per pass, ``passes_per_step`` passes (at least one).
+  the population slots, as in training) once per pass, ``passes_per_step`` passes (at least one;
+  one fewer where the settings keep the first pass for learners, ``opponents_in_first_pass``).
   A capped learner step runs that many passes whenever one game of the batch needs them, which at
   these batch sizes is nearly always (``docs/jax.md``), so this is the least the rollout's network
   costs.
@@ -42,6 +43,15 @@ from benchmarks.train_speed import finish, pin_with_devices
 from meadowzoo.training.arguments import layer_widths
 
 
+def opponent_passes(cfg) -> int:
+    """The opponents' forward passes a learner step of the trainer runs at least: one per pass of
+    the cap, but the first pass runs none where the settings keep it for learners (uncapped, the
+    first pass never plays opponents, and the loop runs at least one more)."""
+    if cfg.passes_per_step and not cfg.opponents_in_first_pass:
+        return cfg.passes_per_step - 1
+    return max(cfg.passes_per_step, 1)
+
+
 def network_programs(trainer):
     """The two network-only programs of ``trainer``, as plain functions of one device's share
     (``epochs(params, opt_state, flat, key)`` and ``rollout(params, slot_params, observation,
@@ -54,7 +64,7 @@ def network_programs(trainer):
 
     cfg, net = trainer.config, trainer.network
     axis = AXIS if trainer.devices > 1 else None
-    passes = max(cfg.passes_per_step, 1)
+    passes = opponent_passes(cfg)
     size = trainer.local_envs * cfg.num_steps
 
     def epochs(params, opt_state, flat, key):
@@ -166,6 +176,7 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
     return {"game": game, "players": players, "devices": d, "steps_per_update": config.steps_per_update,
             "learner_steps_per_update": round(steps, 3), "update_epochs": config.update_epochs,
             "num_minibatches": config.num_minibatches, "passes_per_step": config.passes_per_step,
+            "opponents_in_first_pass": config.opponents_in_first_pass,
             "hidden": list(config.hidden), "observation_size": net.observation_size, "num_actions": net.num_actions,
             "seconds": {name: round(value, 7) for name, value in best.items()},
             "rest_seconds": round(best["update"] - network, 7),
@@ -179,7 +190,8 @@ def report(result: dict) -> str:
     s, update = result["seconds"], result["seconds"]["update"]
     lines = [f"{result['game']} {result['players']}p on {result['devices']} device(s): network {result['observation_size']} "
              f"inputs, hidden {result['hidden']}, {result['num_actions']} actions; {result['update_epochs']} epochs × "
-             f"{result['num_minibatches']} minibatches; pass cap {result['passes_per_step']}; "
+             f"{result['num_minibatches']} minibatches; pass cap {result['passes_per_step']}"
+             f"{'' if result.get('opponents_in_first_pass', True) else ' (first pass learners only)'}; "
              f"{result['learner_steps_per_update']:,.0f} learner steps an update"]
     for name, label in (("update", "whole update"), ("epochs", "PPO epochs"), ("rollout_network", "rollout network")):
         lines.append(f"  {label:<16} {s[name] * 1000:8.1f} ms  {100 * s[name] / update:5.1f}%")
@@ -208,6 +220,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--update-epochs", type=int, help="override the game's PPO epochs")
     parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
     parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
+    parser.add_argument("--opponents-in-first-pass", action=argparse.BooleanOptionalAction,
+                        help="override the game's pass schedule (training.train_jax's flag of the same name)")
     parser.add_argument("--sb3", action="store_true", help="also time the SB3 trainer (benchmarks.train_speed)")
     parser.add_argument("--sb3-steps", type=int, default=8192)
     parser.add_argument("--json", help="also write the figures to this file")
@@ -216,7 +230,8 @@ def main(argv: list[str] | None = None) -> dict:
         parser.error("--rounds must be at least 1")
     cores, devices = pin_with_devices(args.cores, args.devices)
     overrides = {"hidden": args.hidden, "update_epochs": args.update_epochs, "num_envs": args.num_envs,
-                 "num_steps": args.num_steps, "devices": devices}
+                 "num_steps": args.num_steps, "devices": devices,
+                 "opponents_in_first_pass": args.opponents_in_first_pass}
     load_before = os.getloadavg()
     result = breakdown(args.game, args.players, args.rounds, overrides)
     if args.sb3:

@@ -91,7 +91,8 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
     return {"learner_steps": steps, "seconds": round(seconds, 2), "cpu_seconds": round(time.process_time() - cpu, 2),
             "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
             "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
-            "passes_per_step": config.passes_per_step, "sampler": config.sampler,
+            "passes_per_step": config.passes_per_step, "opponents_in_first_pass": config.opponents_in_first_pass,
+            "sampler": config.sampler,
             "hidden": list(config.hidden), "conv": list(config.conv), "backend": jax.default_backend(), "devices": str(jax.devices())}
 
 
@@ -129,6 +130,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
     parser.add_argument("--hidden", type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64")
     parser.add_argument("--conv", type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16")
+    parser.add_argument("--opponents-in-first-pass", action=argparse.BooleanOptionalAction,
+                        help="override the game's pass schedule (training.train_jax's flag of the same name)")
     parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
     parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
     parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
@@ -137,7 +140,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     cores, devices = pin_with_devices(args.cores, args.devices)
     load_before = os.getloadavg()
-    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "conv": args.conv, "devices": devices}
+    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "conv": args.conv, "devices": devices,
+                 "opponents_in_first_pass": args.opponents_in_first_pass}
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
               "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)

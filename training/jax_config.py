@@ -22,7 +22,7 @@ from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-e
 SAMPLERS = ("inverse_cdf", "gumbel")
 #: settings that runs recorded before the setting existed had (a checkpoint's or training record's
 #: settings without the field mean this value, not today's default)
-LEGACY_SETTINGS = {"sampler": "gumbel", "score_shaping": 0.0, "conv": []}
+LEGACY_SETTINGS = {"sampler": "gumbel", "score_shaping": 0.0, "conv": [], "opponents_in_first_pass": True}
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,12 @@ class JaxTrainConfig:
     # goes on with its opponents in the next learner step, which is then not one of its learner's
     # (left out of the loss, its rewards carried to the learner's previous step)
     passes_per_step: int = 0
+    # with a cap: whether the first pass of a learner step also plays the opponent's move in the games
+    # the cap left at an opponent's turn (True), or only learners' moves, those games waiting for the
+    # second pass (False: the first pass then runs no opponent forward pass; the learner sees the same
+    # game, but such a game may need one more learner step that is not its learner's). No effect
+    # without a cap; a cap of 1 needs True (else opponents would never move)
+    opponents_in_first_pass: bool = True
     # opponent population (frozen snapshots of the learner, Elo-rated)
     population: int = 8  # capacity; the lowest-rated member is replaced when full
     opponent_slots: int = 8  # opponents per update: the games split into this many equal runs (per device), one per slot
@@ -110,6 +116,11 @@ class JaxTrainConfig:
             raise ValueError(f"anneal_timesteps must be an integer >= 0 (0: constant learning rate), got {self.anneal_timesteps!r}")
         if not isinstance(self.passes_per_step, int) or self.passes_per_step < 0:
             raise ValueError(f"passes_per_step must be an integer >= 0 (0: no cap), got {self.passes_per_step!r}")
+        if not isinstance(self.opponents_in_first_pass, bool):
+            raise ValueError(f"opponents_in_first_pass must be true or false, got {self.opponents_in_first_pass!r}")
+        if self.passes_per_step == 1 and not self.opponents_in_first_pass:
+            raise ValueError("passes_per_step 1 needs opponents_in_first_pass: with one pass a learner step and "
+                             "learners only in the first pass, opponents would never move")
         if not isinstance(self.score_shaping, (int, float)) or isinstance(self.score_shaping, bool) \
                 or not 0.0 <= self.score_shaping < float("inf"):
             raise ValueError(f"score_shaping must be a number >= 0 (0: off), got {self.score_shaping!r}")

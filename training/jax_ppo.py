@@ -39,6 +39,10 @@ and of the ``learner_steps`` count, and what it brought (rewards, the game's end
 learner's previous step (:func:`gae_with_gaps`). After the rollout the games the cap left at an
 opponent's turn play on, uncapped, to their learner's turn, so that every update starts with every
 game at it. With a cap, ``anneal_timesteps`` anneals by the learner steps counted so far.
+``opponents_in_first_pass=False`` keeps the first pass for learners' moves: a game the cap left at an
+opponent's turn waits for the second pass, and the first pass runs no opponent forward pass (one
+actor pass less per learner step, where the first pass rarely needs it; the learner meets the same
+games, only some take one more step that is not its learner's).
 
 Devices
 -------
@@ -202,11 +206,12 @@ class SelfPlayPPO:
         the learner's turn, in passes over the whole batch, replacing finished games; at most
         ``passes`` passes (0: until every game is at the learner's turn). With a cap, a game not at
         its learner's turn plays its opponent's move in the first pass too (one that the cap stopped
-        before). ``tail``: the rollout's last advance with a cap, opponents only, until every game is
-        at its learner's turn. Returns the new games, seats, decision counts, the learner's reward
+        before), unless the settings keep the first pass for learners (``opponents_in_first_pass``).
+        ``tail``: the rollout's last advance with a cap, opponents only, until every game is at its
+        learner's turn. Returns the new games, seats, decision counts, the learner's reward
         and whether its game ended."""
         cfg, n = self.config, self.local_envs
-        opponents_first = bool(passes) or tail
+        opponents_first = (bool(passes) and cfg.opponents_in_first_pass) or tail
         passes = 0 if tail else passes
         rows = jnp.arange(n)
 
@@ -226,8 +231,13 @@ class SelfPlayPPO:
             # new run whose first mover is an opponent: it waits for the second pass (kept as it was,
             # so that runs made before the cap existed replay exactly)
             moving = jnp.where(first, learner_moves | (opponent_moves if opponents_first else False), opponent_moves)
-            action = jnp.where(first & learner_moves, learner_action,
-                               self._opponent_actions(slot_params, games, k_opp))
+            if opponents_first:
+                opponent_action = self._opponent_actions(slot_params, games, k_opp)
+            else:  # the first pass plays learners only: no opponent forward pass in it (a branch, not a
+                # select: the pass index is the same for the whole batch)
+                opponent_action = jax.lax.cond(first, lambda: jnp.zeros(n, jnp.int32),
+                                               lambda: self._opponent_actions(slot_params, games, k_opp))
+            action = jnp.where(first & learner_moves, learner_action, opponent_action)
             stepped = self._step(games, action, jax.random.split(k_step, n))
             decisions = decisions + moving
             cut = stepped.truncated & ~stepped.terminated

@@ -50,7 +50,7 @@ DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
              "ent_coef", "gamma", "conv", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
-             "truncation_scoring", "score_shaping", "passes_per_step", "sampler",
+             "truncation_scoring", "score_shaping", "passes_per_step", "opponents_in_first_pass", "sampler",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
@@ -99,6 +99,10 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     parser.add_argument("--passes-per-step", type=non_negative_int,
                         help="moves each game may make per learner step (the learner's and its opponents'; 0: until "
                              "every game is at its learner's turn; config default)")
+    parser.add_argument("--opponents-in-first-pass", action=argparse.BooleanOptionalAction,
+                        help="with a pass cap, a game the cap left at an opponent's turn plays that move in the first "
+                             "pass of the next learner step (as runs before session 21), or waits for the second "
+                             "(--no-…: the first pass runs the learner's network only; config default)")
     parser.add_argument("--sampler", choices=SAMPLERS,
                         help="how the rollout draws actions from the policy: one uniform per game (inverse_cdf, "
                              "default) or jax.random.categorical (gumbel, as runs before session 14); same distribution")

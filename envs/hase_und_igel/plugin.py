@@ -33,5 +33,6 @@ PLUGIN = GamePlugin(
     narration="meadowzoo.envs.hase_und_igel.narration",
     jax_engine="meadowzoo.envs.hase_und_igel.jax_engine:HaseUndIgelJax",
     # long races that random play may not finish: the JAX trainer cuts them, scored by the standing
-    jax_training={"gamma": 0.998, "max_game_decisions": 600, "truncation_scoring": "standing", "passes_per_step": 2},
+    jax_training={"gamma": 0.998, "max_game_decisions": 600, "truncation_scoring": "standing", "passes_per_step": 2,
+                  "opponents_in_first_pass": False},
 )

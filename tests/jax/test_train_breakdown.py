@@ -14,7 +14,7 @@ pytest.importorskip("optax")
 import jax.numpy as jnp  # noqa: E402
 
 import meadowzoo.jax  # noqa: E402
-from benchmarks.train_breakdown import breakdown, network_programs, report  # noqa: E402
+from benchmarks.train_breakdown import breakdown, network_programs, opponent_passes, report  # noqa: E402
 from meadowzoo.training import jax_population  # noqa: E402
 from meadowzoo.training.jax_config import jax_config_for  # noqa: E402
 from meadowzoo.training.jax_ppo import SelfPlayPPO  # noqa: E402
@@ -22,9 +22,10 @@ from meadowzoo.training.jax_ppo import SelfPlayPPO  # noqa: E402
 TINY = dict(num_envs=16, num_steps=4, num_minibatches=2, opponent_slots=4, population=4, hidden=(8,), devices=1)
 
 
-def rollout_flops(passes: int) -> tuple[float, SelfPlayPPO]:
+def rollout_flops(passes: int, opponents_in_first_pass: bool = True) -> tuple[float, SelfPlayPPO]:
     trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2),
-                          jax_config_for("volle_wolle", **TINY, passes_per_step=passes))
+                          jax_config_for("volle_wolle", **TINY, passes_per_step=passes,
+                                         opponents_in_first_pass=opponents_in_first_pass))
     runner = trainer.setup(0)
     _, rollout, _ = network_programs(trainer)
     slots = jax_population.member_params(runner.population, jnp.zeros(4, jnp.int32))
@@ -44,6 +45,21 @@ def test_every_opponent_pass_costs_a_forward_pass_of_the_opponents_actor():
     actor_row = 2 * (net.observation_size * 8 + 8 * net.num_actions)
     # XLA counts the body of the rollout's scan once: two more passes, two more forward passes of 16 games
     assert three - one >= 2 * 16 * actor_row
+
+
+def test_a_first_pass_kept_for_learners_runs_one_opponent_pass_fewer():
+    """The trainer runs no opponents' forward pass in a first pass kept for learners
+    (``opponents_in_first_pass`` off), so neither does the least-cost rollout: a cap of 3 then costs
+    what a cap of 2 costs with opponents in the first pass, one opponent pass less than a cap of 3."""
+    assert [opponent_passes(jax_config_for("volle_wolle", passes_per_step=cap, opponents_in_first_pass=first))
+            for cap, first in ((0, True), (0, False), (1, True), (2, True), (2, False), (3, False))] == [1, 1, 1, 2, 1, 2]
+    three, trainer = rollout_flops(3)
+    learners_first, _ = rollout_flops(3, opponents_in_first_pass=False)
+    two, _ = rollout_flops(2)
+    net = trainer.network
+    actor_row = 2 * (net.observation_size * 8 + 8 * net.num_actions)
+    assert three - learners_first >= 16 * actor_row
+    assert learners_first == pytest.approx(two, rel=1e-3)
 
 
 def test_epochs_program_trains_the_network_on_a_batch_of_the_updates_shape():
@@ -87,3 +103,6 @@ def test_trainer_table_puts_the_network_bound_next_to_sb3():
     assert lines[-2] == "| Haste Bock? | **8,000** | 2 | 2 | 800 | **10.0×** | 12,000 | 15.0× | 1 → 1 |"
     assert lines[-1] == "| Haste Bock? | **8,000** | 2 | 2 | 800 | **10.0×** | – | – | 1 → 1 |"
     assert lines[2].count("|") == lines[-1].count("|")
+    # a game whose settings keep the first pass for learners says so next to its cap
+    first = {**row, "jax": {**row["jax"], "opponents_in_first_pass": False}}
+    assert "| 2, learners first | 800 |" in trainer_table([first], "cmd")[-1]

@@ -1,5 +1,6 @@
 """The compiled self-play trainer (training/jax_ppo.py) on Volle Wolle 2p, one small compiled trainer
-per pass setting shared by the module (no cap, and a cap of one move per learner step): a few hundred
+per pass setting shared by the module (no cap, a cap of one move per learner step, and a cap of two
+with the first pass kept for learners' moves): a few hundred
 learner steps, reproducibility, resume from a checkpoint equal to an uninterrupted run, and the
 exported network playing without JAX; GAE over steps that were not the learner's."""
 
@@ -18,7 +19,7 @@ pytest.importorskip("optax")
 
 import meadowzoo.jax  # noqa: E402
 from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa: E402
-from meadowzoo.training import jax_checkpoints  # noqa: E402
+from meadowzoo.training import jax_checkpoints, jax_population  # noqa: E402
 from meadowzoo.training.jax_config import JaxTrainConfig, jax_config_for  # noqa: E402
 from meadowzoo.training.jax_network import export_arrays  # noqa: E402
 from meadowzoo.training.jax_ppo import SelfPlayPPO, gae, gae_with_gaps, shaping_terms  # noqa: E402
@@ -27,10 +28,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = dict(num_envs=16, num_steps=24, num_minibatches=2, opponent_slots=4, population=4, snapshot_min_updates=1)
 
 
-@pytest.fixture(scope="module", params=[0, 1], ids=["uncapped", "cap 1"])
+@pytest.fixture(scope="module", params=[(0, True), (1, True), (2, False)],
+                ids=["uncapped", "cap 1", "cap 2 learners first"])
 def trainer(request):
     env = meadowzoo.jax.make("volle_wolle", num_players=2)
-    return SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, passes_per_step=request.param))
+    cap, opponents_first = request.param
+    return SelfPlayPPO(env, jax_config_for("volle_wolle", **SMALL, passes_per_step=cap,
+                                           opponents_in_first_pass=opponents_first))
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +79,10 @@ def test_a_few_hundred_steps_train(trainer, three_updates):
     assert int(runners[-1].learner_steps) == sum(counted)
     if trainer.config.passes_per_step == 0:
         assert per_update - 16 <= counted[0] <= per_update and counted[1:] == [per_update] * 2
-    else:
+    elif trainer.config.passes_per_step == 1:
         assert all(0.3 * per_update < c < 0.8 * per_update for c in counted)
+    else:  # two moves a step, learners' in the first pass only: most steps are the learner's, not all
+        assert all(0.5 * per_update < c < per_update for c in counted)
     # every game waits for the learner (with a cap too: the update's last advance brings it there)
     games = runners[-1].games
     assert np.array_equal(np.asarray(games.current_player), np.asarray(runners[-1].seat))
@@ -262,7 +268,7 @@ def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path)
     train_jax.main(gumbel + ["--timesteps", "256", "--out", str(tmp_path / "old")])
     for meta_file in (tmp_path / "old" / "checkpoints").glob("step_*/meta.json"):  # as written before the setting
         meta = json.loads(meta_file.read_text())
-        for later in ("sampler", "score_shaping", "conv"):  # settings added after the sampler too
+        for later in ("sampler", "score_shaping", "conv", "opponents_in_first_pass"):  # and the later ones
             del meta["run"]["config"][later]
         meta_file.write_text(json.dumps(meta))
     with pytest.raises(ValueError, match="other settings"):
@@ -282,6 +288,53 @@ def test_samplers_draw_differently_from_the_same_seed():
         runner, _ = trainer.update(trainer.setup(0))
         actions.append(leaves(runner.games))
     assert any(not np.array_equal(x, y) for x, y in zip(*actions))
+
+
+def first_moves(opponents_in_first_pass: bool, passes: int):
+    """Volle Wolle 2p games just dealt (about half begun by the learner's opponent) after one
+    ``_advance`` of ``passes`` passes with a cap of 2: where the learner was to move, and each game's
+    decisions made."""
+    config = jax_config_for("volle_wolle", **SMALL, passes_per_step=2, opponents_in_first_pass=opponents_in_first_pass)
+    trainer = SelfPlayPPO(meadowzoo.jax.make("volle_wolle", num_players=2), config)
+    runner = trainer.setup(0)
+    games, seat = runner.games, runner.seat
+    learner_moves = games.current_player == seat
+    first_legal = jax.numpy.argmax(games.legal_action_mask, axis=1).astype(jax.numpy.int32)
+    slot_params = jax_population.member_params(runner.population, jax.numpy.zeros(config.opponent_slots, jax.numpy.int32))
+    _, _, decisions, _, _ = jax.jit(trainer._advance, static_argnums=7)(
+        games, seat, runner.decisions, slot_params, first_legal, learner_moves, jax.random.PRNGKey(1), passes)
+    return np.asarray(learner_moves), np.asarray(decisions)
+
+
+def test_first_pass_kept_for_learners_leaves_opponents_waiting():
+    """With ``opponents_in_first_pass`` off, the first pass of a learner step moves only the games at
+    their learner's turn (those at an opponent's turn wait for the second pass); with it on (runs
+    before session 21), every game moves in it. Volle Wolle's turns alternate after a single move here."""
+    for opponents_first in (True, False):
+        learner_moves, decisions = first_moves(opponents_first, passes=1)
+        assert learner_moves.any() and not learner_moves.all()
+        assert (decisions[learner_moves] == 1).all()
+        assert (decisions[~learner_moves] == (1 if opponents_first else 0)).all()
+    # the second pass plays the opponents: the waiting games' first moves, the others' replies
+    learner_moves, decisions = first_moves(False, passes=2)
+    assert (decisions[~learner_moves] == 1).all() and (decisions[learner_moves] == 2).all()
+
+
+def test_first_pass_setting_is_checked_and_reaches_the_command_line():
+    from meadowzoo.training import train_jax
+
+    with pytest.raises(ValueError, match="opponents_in_first_pass"):
+        jax_config_for("volle_wolle", passes_per_step=1, opponents_in_first_pass=False)
+    with pytest.raises(ValueError, match="opponents_in_first_pass"):
+        jax_config_for("volle_wolle", opponents_in_first_pass="no")
+    jax_config_for("volle_wolle", passes_per_step=0, opponents_in_first_pass=False)  # no effect without a cap
+    # Hase und Igel's settings keep the first pass for learners; the flag restores the schedule of older runs
+    assert not jax_config_for("hase_und_igel").opponents_in_first_pass
+    assert jax_config_for("volle_wolle").opponents_in_first_pass
+    for argv, expected in (([], False), (["--opponents-in-first-pass"], True), (["--no-opponents-in-first-pass"], False)):
+        args = train_jax.parse_args(["--game", "hase_und_igel"] + argv)
+        overrides = {name: getattr(args, name) for name in train_jax.OVERRIDES}  # as build() applies them
+        assert jax_config_for("hase_und_igel", **overrides).opponents_in_first_pass is expected
 
 
 def test_annealed_learning_rate_reaches_zero_at_its_horizon():
