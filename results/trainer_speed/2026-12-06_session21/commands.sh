@@ -1,0 +1,12 @@
+# Session 21 (2026-12-06), two cores of the shared vm, the repository root as working directory.
+# The trainer table, twice (README and docs/jax.md hold the second; the first is trainer_tables_1.*):
+python -m benchmarks.jax_tables --trainer --json trainer_tables_1.json
+python -m benchmarks.jax_tables --trainer --json trainer_tables_2.json
+# Hase und Igel, the old schedule then the new, each with SB3 in the same run:
+python -m benchmarks.train_speed --game hase_und_igel --players 2 --cores 2 --jax-updates 25 --opponents-in-first-pass --json hui_train_speed_old_schedule.json
+python -m benchmarks.train_speed --game hase_und_igel --players 2 --cores 2 --jax-updates 25 --no-opponents-in-first-pass --json hui_train_speed_learners_first.json
+# interleaved rounds: interleaved_hui_vw.log (3 rounds, 4 variants; the third shared the cores with test runs), interleaved_hui.log (4 rounds,
+# the two schedules), interleaved_hb.log (one round of 12 updates):
+python results/trainer_speed/2026-12-06_session21/interleave.py hase_und_igel,volle_wolle 3 25 "[true,2];[false,2];[false,3];[true,3]"
+python results/trainer_speed/2026-12-06_session21/interleave.py hase_und_igel 4 25 "[true,2];[false,2]"
+python results/trainer_speed/2026-12-06_session21/interleave.py haste_bock 1 12 "[true,2];[false,2];[false,3]"
