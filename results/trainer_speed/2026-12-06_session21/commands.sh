@@ -10,3 +10,8 @@ python -m benchmarks.train_speed --game hase_und_igel --players 2 --cores 2 --ja
 python results/trainer_speed/2026-12-06_session21/interleave.py hase_und_igel,volle_wolle 3 25 "[true,2];[false,2];[false,3];[true,3]"
 python results/trainer_speed/2026-12-06_session21/interleave.py hase_und_igel 4 25 "[true,2];[false,2]"
 python results/trainer_speed/2026-12-06_session21/interleave.py haste_bock 1 12 "[true,2];[false,2];[false,3]"
+# learning check, Hase und Igel 2p, 4M learner steps each, the new schedule then the old (hui_learn_*_evaluations.csv):
+for sched in --no-opponents-in-first-pass --opponents-in-first-pass; do
+  python -m meadowzoo.training.train_jax --game hase_und_igel --players 2 --timesteps 4000000 --devices 2 --seed 0 \
+    --ladder greedy --eval-every 2000000 --eval-games 50 --checkpoint-every 4000000 --quiet --fresh $sched --out runs/hui_learn$sched
+done
