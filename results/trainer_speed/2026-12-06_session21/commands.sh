@@ -15,3 +15,6 @@ for sched in --no-opponents-in-first-pass --opponents-in-first-pass; do
   python -m meadowzoo.training.train_jax --game hase_und_igel --players 2 --timesteps 4000000 --devices 2 --seed 0 \
     --ladder greedy --eval-every 2000000 --eval-games 50 --checkpoint-every 4000000 --quiet --fresh $sched --out runs/hui_learn$sched
 done
+# Haste Bock? at half the network width, then as configured, each with SB3 (hb_breakdown_hidden*.json):
+python -m benchmarks.train_breakdown --game haste_bock --cores 2 --hidden 64,64 --sb3 --rounds 3 --json hb_breakdown_hidden64.json
+python -m benchmarks.train_breakdown --game haste_bock --cores 2 --rounds 3 --sb3 --json hb_breakdown_hidden128.json
