@@ -141,15 +141,20 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     return args
 
 
+def settings(args: argparse.Namespace):
+    """The trainer settings of a command line: the game's, with the flags given over them."""
+    overrides = {name: getattr(args, name) for name in OVERRIDES}
+    if getattr(args, "anneal_lr", False):
+        overrides["anneal_timesteps"] = args.timesteps
+    return jax_config_for(args.game, **overrides)
+
+
 def build(args: argparse.Namespace):
     """The settings, the engine and the trainer of a command line."""
     import meadowzoo.jax
     from meadowzoo.training.jax_ppo import SelfPlayPPO
 
-    overrides = {name: getattr(args, name) for name in OVERRIDES}
-    if getattr(args, "anneal_lr", False):
-        overrides["anneal_timesteps"] = args.timesteps
-    config = jax_config_for(args.game, **overrides)
+    config = settings(args)
     env = meadowzoo.jax.make(args.game, num_players=args.players, **args.env_options)
     return config, env, SelfPlayPPO(env, config)
 

@@ -17,6 +17,8 @@ jax = pytest.importorskip("jax")
 pytest.importorskip("flax")
 pytest.importorskip("optax")
 
+import jax.numpy as jnp  # noqa: E402
+
 import meadowzoo.jax  # noqa: E402
 from meadowzoo.agents.mlp_policy import load_mlp_policy, save_mlp_policy  # noqa: E402
 from meadowzoo.training import jax_checkpoints, jax_population  # noqa: E402
@@ -299,8 +301,8 @@ def first_moves(opponents_in_first_pass: bool, passes: int):
     runner = trainer.setup(0)
     games, seat = runner.games, runner.seat
     learner_moves = games.current_player == seat
-    first_legal = jax.numpy.argmax(games.legal_action_mask, axis=1).astype(jax.numpy.int32)
-    slot_params = jax_population.member_params(runner.population, jax.numpy.zeros(config.opponent_slots, jax.numpy.int32))
+    first_legal = jnp.argmax(games.legal_action_mask, axis=1).astype(jnp.int32)
+    slot_params = jax_population.member_params(runner.population, jnp.zeros(config.opponent_slots, jnp.int32))
     _, _, decisions, _, _ = jax.jit(trainer._advance, static_argnums=7)(
         games, seat, runner.decisions, slot_params, first_legal, learner_moves, jax.random.PRNGKey(1), passes)
     return np.asarray(learner_moves), np.asarray(decisions)
@@ -333,8 +335,7 @@ def test_first_pass_setting_is_checked_and_reaches_the_command_line():
     assert jax_config_for("volle_wolle").opponents_in_first_pass
     for argv, expected in (([], False), (["--opponents-in-first-pass"], True), (["--no-opponents-in-first-pass"], False)):
         args = train_jax.parse_args(["--game", "hase_und_igel"] + argv)
-        overrides = {name: getattr(args, name) for name in train_jax.OVERRIDES}  # as build() applies them
-        assert jax_config_for("hase_und_igel", **overrides).opponents_in_first_pass is expected
+        assert train_jax.settings(args).opponents_in_first_pass is expected
 
 
 def test_annealed_learning_rate_reaches_zero_at_its_horizon():
