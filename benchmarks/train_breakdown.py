@@ -39,8 +39,7 @@ import sys
 import time
 import types
 
-from benchmarks.train_speed import finish, pin_with_devices
-from meadowzoo.training.arguments import layer_widths
+from benchmarks.train_speed import add_setting_flags, finish, pin_with_devices, setting_overrides
 
 
 def opponent_passes(cfg) -> int:
@@ -209,6 +208,10 @@ def report(result: dict) -> str:
     return "\n".join(lines)
 
 
+#: the trainer settings this command's flags override
+SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass")
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="haste_bock")
@@ -216,12 +219,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--cores", type=int, help="pin to the first N CPUs (e.g. 2)")
     parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds of each program (the best counts)")
-    parser.add_argument("--hidden", type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64")
-    parser.add_argument("--update-epochs", type=int, help="override the game's PPO epochs")
-    parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
-    parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
-    parser.add_argument("--opponents-in-first-pass", action=argparse.BooleanOptionalAction,
-                        help="override the game's pass schedule (training.train_jax's flag of the same name)")
+    add_setting_flags(parser, SETTINGS)
     parser.add_argument("--sb3", action="store_true", help="also time the SB3 trainer (benchmarks.train_speed)")
     parser.add_argument("--sb3-steps", type=int, default=8192)
     parser.add_argument("--json", help="also write the figures to this file")
@@ -229,9 +227,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     cores, devices = pin_with_devices(args.cores, args.devices)
-    overrides = {"hidden": args.hidden, "update_epochs": args.update_epochs, "num_envs": args.num_envs,
-                 "num_steps": args.num_steps, "devices": devices,
-                 "opponents_in_first_pass": args.opponents_in_first_pass}
+    overrides = setting_overrides(args, SETTINGS, devices)
     load_before = os.getloadavg()
     result = breakdown(args.game, args.players, args.rounds, overrides)
     if args.sb3:

@@ -35,6 +35,30 @@ from pathlib import Path
 from meadowzoo.training.arguments import layer_widths
 
 
+#: trainer settings that the timing commands (this one, :mod:`benchmarks.train_breakdown`) override
+#: from their command lines: field -> the flag's add_argument options
+SETTING_FLAGS = {
+    "num_envs": dict(type=int, help="override the game's num_envs"),
+    "num_steps": dict(type=int, help="override the game's num_steps"),
+    "hidden": dict(type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64"),
+    "conv": dict(type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16"),
+    "update_epochs": dict(type=int, help="override the game's PPO epochs"),
+    "opponents_in_first_pass": dict(action=argparse.BooleanOptionalAction,
+                                    help="override the game's pass schedule (training.train_jax's flag of the same name)"),
+}
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, fields: tuple[str, ...]) -> None:
+    """A flag for each of these trainer settings (``--num-envs`` for ``num_envs``)."""
+    for field in fields:
+        parser.add_argument("--" + field.replace("_", "-"), **SETTING_FLAGS[field])
+
+
+def setting_overrides(args: argparse.Namespace, fields: tuple[str, ...], devices: int) -> dict:
+    """The settings the flags give (``None``: the game's own), and the devices."""
+    return {**{field: getattr(args, field) for field in fields}, "devices": devices}
+
+
 def pin(cores: int | None) -> list[int] | None:
     if not cores:
         return None
@@ -120,18 +144,17 @@ def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
             "n_envs": envs, "n_steps": config.n_steps, "net_arch": list(config.net_arch), "opponents": "random"}
 
 
+#: the trainer settings this command's flags override
+SETTINGS = ("num_envs", "num_steps", "hidden", "conv", "opponents_in_first_pass")
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="volle_wolle")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--cores", type=int, help="pin to the first N CPUs (e.g. 2)")
     parser.add_argument("--jax-updates", type=int, default=10, help="timed updates of the compiled trainer")
-    parser.add_argument("--num-envs", type=int, help="override the game's num_envs")
-    parser.add_argument("--num-steps", type=int, help="override the game's num_steps")
-    parser.add_argument("--hidden", type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64")
-    parser.add_argument("--conv", type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16")
-    parser.add_argument("--opponents-in-first-pass", action=argparse.BooleanOptionalAction,
-                        help="override the game's pass schedule (training.train_jax's flag of the same name)")
+    add_setting_flags(parser, SETTINGS)
     parser.add_argument("--sb3-steps", type=int, default=8192, help="timed learner steps of the SB3 trainer")
     parser.add_argument("--sb3-envs", type=int, default=2, help="SB3 env processes")
     parser.add_argument("--devices", type=int, help="JAX CPU devices (default: one per core used)")
@@ -140,8 +163,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     cores, devices = pin_with_devices(args.cores, args.devices)
     load_before = os.getloadavg()
-    overrides = {"num_envs": args.num_envs, "num_steps": args.num_steps, "hidden": args.hidden, "conv": args.conv, "devices": devices,
-                 "opponents_in_first_pass": args.opponents_in_first_pass}
+    overrides = setting_overrides(args, SETTINGS, devices)
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
               "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)
