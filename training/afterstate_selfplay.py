@@ -95,8 +95,8 @@ def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print
 def parse_args(argv: list[str] | None = None):
     ap = command_parser("afterstate_selfplay", __doc__.split("\n\n")[0])
     ap.add_argument("--game", default=first_encoding.GAME,
-                    help="a game whose plug-in declares an afterstate encoding (default: the first, Haste Bock?)")
-    ap.add_argument("--players", type=int, default=2)
+                    help="a game whose plug-in declares an afterstate encoding")
+    ap.add_argument("--players", type=int, default=2, help="players per game")
     ap.add_argument("--no-rule-terms", action="store_true",
                     help="leave the inputs the rules compute from the position (Haste Bock?'s scoring terms, "
                          "Hase und Igel's Goal terms) at zero: an ablation; stored in the value files")
@@ -105,20 +105,20 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--games", type=int, default=1000, help="self-play games of every later round")
     ap.add_argument("--explore", type=float, default=0.1, help="rate of uniformly drawn plans in self-play")
     ap.add_argument("--buffer", type=int, default=2, help="rounds whose samples every fit uses (newest first)")
-    ap.add_argument("--hidden", type=layer_widths, default="128,128")
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--td-rounds", type=int, default=2)
-    ap.add_argument("--td-lambda", type=float, default=0.7)
-    ap.add_argument("--td-epochs", type=int, default=2)
+    ap.add_argument("--hidden", type=layer_widths, default="128,128", help="hidden layer widths of the value network")
+    ap.add_argument("--epochs", type=int, default=4, help="epochs of every round's first fit")
+    ap.add_argument("--td-rounds", type=int, default=2, help="refits on TD(λ) targets after every round's first fit")
+    ap.add_argument("--td-lambda", type=float, default=0.7, help="λ of the TD(λ) targets")
+    ap.add_argument("--td-epochs", type=int, default=2, help="epochs of every TD refit")
     ap.add_argument("--keep-best", action="store_true",
                     help="keep the epoch of the lowest held-out loss in every fit, the net the round started "
                          "from included (early stopping: a round's few thousand games are over-fitted fast)")
-    ap.add_argument("--batch-size", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--holdout", type=float, default=0.05)
+    ap.add_argument("--batch-size", type=int, default=512, help="samples per gradient step")
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out to measure the fit")
     ap.add_argument("--budget-minutes", type=float, default=60.0, help="wall-clock budget of the whole run")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0, help="seed of the whole run (games and fits)")
+    ap.add_argument("--workers", type=int, default=2, help="processes that play the games")
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)
     args.encoding = with_options(checked_encoding(ap, args.game, args.players),

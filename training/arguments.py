@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import sys
 
@@ -106,6 +107,20 @@ RESERVED_OPTIONS = {"num_players": "--players", "render_mode": None}
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Help with the description as written and every default shown (``(default: …)``), except
     where there is none to show (``None``, ``False``, an empty list)."""
+
+    def _format_action(self, action: argparse.Action) -> str:
+        # argparse prints no help line at all for an argument without help text, so its default
+        # would go unseen: give such an argument a help text of its default alone
+        if not action.help and self._shows_default(action):
+            action = copy.copy(action)
+            action.help = "(default: %(default)s)"
+        return super()._format_action(action)
+
+    @staticmethod
+    def _shows_default(action: argparse.Action) -> bool:
+        default = action.default
+        return (bool(action.option_strings) and default is not None and default is not False
+                and default is not argparse.SUPPRESS and default != [])
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""

@@ -1,4 +1,6 @@
-"""Fit the afterstate value of the Haste Bock? lookahead player (:mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`).
+"""Fit the afterstate value that a lookahead player (Haste Bock?, Hase und Igel 2p) reads, from recorded games.
+
+The players: :mod:`meadowzoo.agents.heuristics.haste_bock_lookahead`, :mod:`meadowzoo.agents.heuristics.hase_und_igel_lookahead`.
 
 The functions take any game's afterstate encoding (``encoding=``, see
 :mod:`meadowzoo.agents.afterstate_value`; Haste Bock?'s by default), as the self-play trainer
@@ -24,7 +26,8 @@ A second round plays ``--viewer lookahead:<round-1 file>`` so the value learns h
 continues. Everything is seeded (``--seed`` for the games, ``--fit-seed`` for the net), torch runs
 on one thread per process for reproducibility, and the command line is stored in the file.
 
-Example (the shipped 4-player agent's command is in ``agents/trained/README.md``)::
+Example (the shipped 4-player agent's exact command is in ``results/shipped.sh`` and its record
+``agents/trained/haste_bock_4p.json``)::
 
     python -m meadowzoo.training.fit_afterstate_value --players 4 --games 20000 --epochs 6 \\
         --pool strong,strong,greedy,random --pool strong,strong,strong,strong --out runs/hb4_value.pt
@@ -241,27 +244,27 @@ def save_value(net, path: str | Path, num_players: int, hidden: list[int], note:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = command_parser("fit_afterstate_value", __doc__.split("\n\n")[0])
     ap.add_argument("--game", default=first_encoding.GAME,
-                    help="a game whose plug-in declares an afterstate encoding (default: Haste Bock?)")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=20000)
+                    help="a game whose plug-in declares an afterstate encoding")
+    ap.add_argument("--players", type=int, default=4, help="players per recorded game")
+    ap.add_argument("--games", type=int, default=20000, help="games recorded")
     ap.add_argument("--seed", type=int, default=0, help="master seed of the recorded games")
     ap.add_argument("--pool", action="append", default=None,
                     help="comma-separated lineup (one spec per seat); repeat for several lineups")
     ap.add_argument("--viewer", default="strong", help="the spec whose seats are recorded")
     ap.add_argument("--hidden", type=layer_widths, default="256,256", help="hidden layer widths, e.g. 128,128")
-    ap.add_argument("--epochs", type=int, default=6)
-    ap.add_argument("--batch-size", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--holdout", type=float, default=0.05)
-    ap.add_argument("--fit-seed", type=int, default=0)
+    ap.add_argument("--epochs", type=int, default=6, help="epochs of the first fit")
+    ap.add_argument("--batch-size", type=int, default=512, help="samples per gradient step")
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out to measure the fit")
+    ap.add_argument("--fit-seed", type=int, default=0, help="seed of the fit (initial weights, batches)")
     ap.add_argument("--td-rounds", type=int, default=0, help="refits on TD(λ) targets after the first fit")
-    ap.add_argument("--td-lambda", type=float, default=0.7)
+    ap.add_argument("--td-lambda", type=float, default=0.7, help="λ of the TD(λ) targets")
     ap.add_argument("--td-epochs", type=int, default=2, help="epochs of every TD refit")
     ap.add_argument("--keep-best", action="store_true",
                     help="keep the epoch of the lowest held-out loss in every fit (early stopping)")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="processes that play the games")
     ap.add_argument("--data", default=None, help="reuse recorded games from this .npz (written if missing)")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, help="the weights-only value file to write (.pt)")
     args = ap.parse_args(argv)
     args.encoding = checked_encoding(ap, args.game, args.players)
     for name, value, low, high in (("--holdout", args.holdout, 0.0, 1.0), ("--td-lambda", args.td_lambda, 0.0, 1.0)):

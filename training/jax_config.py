@@ -1,8 +1,9 @@
-"""Settings of the compiled self-play trainer (:mod:`meadowzoo.training.train_jax`), one table per game.
+"""Settings of the compiled self-play trainer (:mod:`meadowzoo.training.train_jax`).
 
 Every field is a PPO hyperparameter, a setting of the opponent population or of the loop around the
-compiled update. :data:`JAX_CONFIGS` is the per-game table (small on purpose: it is meant to move
-into the game plug-ins, ``envs/<game>/plugin.py``); command-line flags override single fields.
+compiled update. :class:`JaxTrainConfig` holds the defaults; each game's differences are the
+``jax_training`` field of its plug-in (``envs/<game>/plugin.py``), which :func:`jax_config_for`
+lays over them; command-line flags override single fields.
 
 Sizes: one update plays ``num_steps`` learner steps in each of ``num_envs`` games (a learner step: the
 learner's own move and the opponents' moves until its next turn; with ``passes_per_step`` some are

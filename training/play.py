@@ -10,8 +10,8 @@ player's moves since its last decision in words, the board, and what a special d
 (:mod:`meadowzoo.training.narration`: panic rams, bids, hare cards, forced moves), then the
 numbered legal actions; it types a number or an action's name; ``quit`` ends the game.
 ``--option KEY=VALUE`` sets env options as in every other command line; ``--out FILE`` saves the
-finished game (seed, agents, every action) as JSON that ``meadowzoo.training.serve --replay``
-shows again.
+finished game (seed, agents, every action) as JSON: the browser app (``meadowzoo-serve``, "Saved
+game") replays it, and ``meadowzoo-serve --gif game.gif --replay FILE`` draws it as a GIF.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all: {agent_names()}")
     parser.add_argument("--show", choices=["every", "end", "none"], default="end",
                         help="the board after every decision, only at the end, or never")
-    parser.add_argument("--out", type=Path, help="save the finished game as JSON (replay: meadowzoo.training.serve --replay)")
+    parser.add_argument("--out", type=Path, help="save the finished game as JSON (the browser app replays it; serve --gif … --replay FILE draws it)")
     args = parser.parse_args(argv)
     options = check_game_arguments(parser, args)
     specs = args.agents.split(",")

@@ -42,7 +42,7 @@ from pathlib import Path
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
 from meadowzoo.envs import GAMES
-from meadowzoo.training.arguments import layer_widths, parse_option
+from meadowzoo.training.arguments import command_parser, layer_widths, parse_option
 from meadowzoo.training.rllib_env import LEARNER, MeadowzooMultiAgentEnv
 
 MAIN = "main"
@@ -154,22 +154,22 @@ def train(config, iterations: int, log=print) -> tuple[object, list[dict]]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description="RLlib PPO self-play against snapshots and heuristics.")
+    parser = command_parser("rllib_selfplay", "RLlib PPO self-play against snapshots and heuristics.")
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", type=int, default=2, help="players per game")
     parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
     parser.add_argument("--fixed-opponents", default="random", help="comma-separated heuristic specs ('' for none)")
     parser.add_argument("--fixed-share", type=float, default=0.5, help="chance that an opponent seat is a heuristic")
     parser.add_argument("--snapshots", type=int, default=4, help="frozen snapshots of the learner kept")
     parser.add_argument("--snapshot-every", type=int, default=5, help="iterations between snapshots")
-    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--iterations", type=int, default=50, help="RLlib training iterations")
     parser.add_argument("--env-runners", type=int, default=1, help="rollout actors (one CPU each)")
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training batch")
-    parser.add_argument("--minibatch", type=int, default=256)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--minibatch", type=int, default=256, help="samples per gradient step")
+    parser.add_argument("--epochs", type=int, default=5, help="passes over every training batch")
+    parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
     parser.add_argument("--hidden", type=layer_widths, default="64,64", help="hidden layer sizes of both towers")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of RLlib and the envs")
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); default: RAY_ADDRESS or a private Ray")
     parser.add_argument("--out", type=Path, help="export the trained module to this policy file (.pt)")
     args = parser.parse_args(argv)

@@ -11,7 +11,7 @@ sheep on a 9×9 pasture. Rules: `docs/rules/haste_bock.md` (HB-1 … HB-24).
 | Parallel API       | No                                                                 |
 | Manual Control     | Yes (`action_to_string` / `string_to_action`)                      |
 | Agents             | `['player_0', …, 'player_{n-1}']`, seat order = turn order         |
-| Agents             | 2, 3 or 4                                                          |
+| Players            | 2, 3 or 4 (option `num_players`, default 4)                        |
 | Action Shape       | (1,)                                                               |
 | Action Values      | Discrete(996)                                                      |
 | Observation Shape  | {"observation": (1036,) float32, "action_mask": (996,) int8}       |

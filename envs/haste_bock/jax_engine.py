@@ -66,7 +66,7 @@ candidate move of an action is computed and the one of its card type selected; a
 
 ### Speed
 
-Random play with pgx's ``auto_reset`` at batch 1024 on the CPU (``/work/wt/tools/parts.py``,
+Random play with pgx's ``auto_reset`` at batch 1024 on the CPU (a session-9 timing script, not kept;
 ns per game-step of the full loop: auto_reset step + init + observation + random legal action;
 pgx connect_four in the same run as the load reference). Under ``vmap`` every gather with a
 traced index is a serial loop per element, and auto_reset runs ``init`` (both ``cond`` branches)

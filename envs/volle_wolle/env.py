@@ -8,7 +8,7 @@ the RECONSTRUCTED data file ``envs/volle_wolle/deck.json``.
 Import                ``from meadowzoo.envs import volle_wolle_v0``
 Actions               Discrete(27)
 Parallel API          no
-Manual control        no (type action strings, e.g. ``env.string_to_action("keep d12")``)
+Manual control        yes (``meadowzoo-play --agents human,…``; action strings, e.g. ``env.string_to_action("keep d12")``)
 Agents                ``player_0 … player_{n-1}``, n = 2..6 (option ``num_players``, default 4)
 Action mask           int8 (27,)
 Observation           float32 (22 + 11·(n+1) + T + 20·n,); T = number of distinct card

@@ -44,6 +44,28 @@ def test_help_names_the_module_and_shows_defaults(helps, module):
     assert "(default: " in text
 
 
+def test_help_shows_the_default_of_an_option_without_help_text():
+    parser = arguments.command_parser("train", "d")
+    parser.add_argument("--width", type=int, default=4)
+    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--name", default=None)
+    text = " ".join(parser.format_help().split())
+    assert "--width WIDTH (default: 4)" in text
+    assert "(default: False)" not in text and "(default: None)" not in text
+
+
+@pytest.mark.parametrize("module", ("afterstate_selfplay", "fit_afterstate_value"))
+def test_every_default_of_the_afterstate_commands_is_shown(module):
+    """README: "--help shows every default" (these two parsers had options without help text)."""
+    done = run(module, "--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert text.startswith(f"usage: python -m meadowzoo.training.{module} ")
+    for flag, default in (("--players PLAYERS", "2" if module == "afterstate_selfplay" else "4"),
+                          ("--lr LR", "0.001"), ("--holdout HOLDOUT", "0.05"), ("--workers WORKERS", "2")):
+        assert re.search(re.escape(flag) + r" [^-]*\(default: " + re.escape(default) + r"\)", text), flag
+
+
 @pytest.mark.parametrize("module", GAME_COMMANDS)
 def test_game_commands_share_names_and_defaults(helps, module):
     text = helps[module]
