@@ -91,6 +91,11 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts leaf must be one of {LEAF_KINDS}, got {leaf!r}")
         if prior not in PRIOR_KINDS:
             raise ValueError(f"mcts prior must be one of {PRIOR_KINDS}, got {prior!r}")
+        if not math.isfinite(c) or c < 0:
+            raise ValueError(f"mcts c (the exploration constant) must be a finite number >= 0, got {c}")
+        for what, value in (("depth", depth), ("width", width), ("tree", tree)):
+            if value is not None and value < 0:
+                raise ValueError(f"mcts {what} must be at least 0, got {value}")
         self.simulations = int(simulations)
         self.c = float(c)
         self.rollout = rollout
@@ -229,6 +234,8 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> MCTSAgent:
         if not token:
             continue
         key, eq, value = token.partition("=")
+        if eq and key in settings:
+            raise ValueError(f"mcts setting {key!r} given twice in {parameter!r}")
         if not eq and i == 0:
             simulations = _number(token, int, "simulations")
         elif key in ("c",):

@@ -52,7 +52,7 @@ import numpy as np
 from meadowzoo.agents.afterstate_value import input_options, with_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import checked_encoding, generate
-from meadowzoo.training.arguments import command_parser, layer_widths
+from meadowzoo.training.arguments import command_parser, layer_widths, seed_value
 from meadowzoo.training.fit_afterstate_value import baseline_bce, fit_with_td, save_value
 
 #: episode ids of one round stay below this (afterstate_data: game index * 8 + seat), so that the
@@ -117,7 +117,7 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out to measure the fit")
     ap.add_argument("--budget-minutes", type=float, default=60.0, help="wall-clock budget of the whole run")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the whole run (games and fits)")
+    ap.add_argument("--seed", type=seed_value, default=0, help="seed of the whole run (games and fits)")
     ap.add_argument("--workers", type=int, default=2, help="processes that play the games")
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
     args = ap.parse_args(argv)

@@ -62,6 +62,18 @@ def layer_widths(text: str) -> tuple[int, ...]:
     return widths
 
 
+#: seeds lie in 0..2**32-1: what numpy's, torch's and Stable-Baselines3's seeding all take
+SEED_LIMIT = 2**32
+
+
+def seed_value(text: str) -> int:
+    """A ``--seed``: a whole number in 0..2**32-1."""
+    value = non_negative_int(text)
+    if value >= SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a seed below 2**32 = {SEED_LIMIT}, got {value}")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     try:
         value = int(text)
@@ -157,7 +169,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, game_required: bool =
     parser.add_argument("--game", choices=games, required=game_required, default=None if game_required else games[0],
                         help="which game")
     parser.add_argument("--players", type=positive_int, default=DEFAULT_PLAYERS, help="number of players (seats)")
-    parser.add_argument("--seed", type=int, default=0, help=seed_help)
+    parser.add_argument("--seed", type=seed_value, default=0, help=seed_help)
     if options:
         parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE",
                             help="env option (repeatable), e.g. --option max_turns=300 --option two_runners=true; "

@@ -49,7 +49,7 @@ import numpy as np
 from meadowzoo.agents.afterstate_value import FORMAT, InputVariant, input_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import checked_encoding, generate
-from meadowzoo.training.arguments import command_parser, layer_widths
+from meadowzoo.training.arguments import command_parser, layer_widths, seed_value
 
 
 def build_net(hidden: list[int], encoding: ModuleType | InputVariant = first_encoding):
@@ -247,7 +247,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="a game whose plug-in declares an afterstate encoding")
     ap.add_argument("--players", type=int, default=4, help="players per recorded game")
     ap.add_argument("--games", type=int, default=20000, help="games recorded")
-    ap.add_argument("--seed", type=int, default=0, help="master seed of the recorded games")
+    ap.add_argument("--seed", type=seed_value, default=0, help="master seed of the recorded games")
     ap.add_argument("--pool", action="append", default=None,
                     help="comma-separated lineup (one spec per seat); repeat for several lineups")
     ap.add_argument("--viewer", default="strong", help="the spec whose seats are recorded")
@@ -256,7 +256,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--batch-size", type=int, default=512, help="samples per gradient step")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out to measure the fit")
-    ap.add_argument("--fit-seed", type=int, default=0, help="seed of the fit (initial weights, batches)")
+    ap.add_argument("--fit-seed", type=seed_value, default=0, help="seed of the fit (initial weights, batches)")
     ap.add_argument("--td-rounds", type=int, default=0, help="refits on TD(λ) targets after the first fit")
     ap.add_argument("--td-lambda", type=float, default=0.7, help="λ of the TD(λ) targets")
     ap.add_argument("--td-epochs", type=int, default=2, help="epochs of every TD refit")

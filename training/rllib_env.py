@@ -53,7 +53,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from meadowzoo.agents import make_agent
 from meadowzoo.envs.registry import GAMES, game_module
 from meadowzoo.training.runner import advance, seat_seeds
-from meadowzoo.training.selfplay import ILLEGAL_ACTION_REWARD, action_index
+from meadowzoo.training.selfplay import ILLEGAL_ACTION_REWARD, action_index, checked_seat
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 
@@ -95,8 +95,8 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
         self.raw = game_module(self.game_name).raw_env(**config)
         self.env_options = config
         players = len(self.raw.possible_agents)
-        if self.learner_seat is not None and not 0 <= int(self.learner_seat) < players:
-            raise ValueError(f"learner_seat must be in [0, {players}), got {self.learner_seat}")
+        if self.learner_seat is not None:
+            self.learner_seat = checked_seat(self.learner_seat, players, "learner_seat")
         self.possible_agents = [LEARNER, *opponent_ids(players)]
         self.agents = []
         inner = self.raw.observation_space(self.raw.possible_agents[0])["observation"]

@@ -42,7 +42,7 @@ from pathlib import Path
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
 from meadowzoo.envs import GAMES
-from meadowzoo.training.arguments import command_parser, layer_widths, parse_option
+from meadowzoo.training.arguments import command_parser, layer_widths, parse_option, seed_value
 from meadowzoo.training.rllib_env import LEARNER, MeadowzooMultiAgentEnv
 
 MAIN = "main"
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--epochs", type=int, default=5, help="passes over every training batch")
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
     parser.add_argument("--hidden", type=layer_widths, default="64,64", help="hidden layer sizes of both towers")
-    parser.add_argument("--seed", type=int, default=0, help="seed of RLlib and the envs")
+    parser.add_argument("--seed", type=seed_value, default=0, help="seed of RLlib and the envs")
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); default: RAY_ADDRESS or a private Ray")
     parser.add_argument("--out", type=Path, help="export the trained module to this policy file (.pt)")
     args = parser.parse_args(argv)

@@ -74,6 +74,15 @@ def action_index(action: Any, num_actions: int) -> int:
     return int(action)
 #: the learner's reward when it loses by an illegal action: the rank reward of the last place
 ILLEGAL_ACTION_REWARD = -1.0
+#: the keys ``reset(options=…)`` takes
+RESET_OPTIONS = ("seat", "snapshot")
+
+
+def checked_seat(seat: Any, players: int, name: str = "seat") -> int:
+    """``seat`` as a seat index 0..players-1 (a Python or numpy integer, never a bool), else ``ValueError``."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
+        raise ValueError(f"{name} must be an integer seat in 0..{players - 1}, got {seat!r}")
+    return int(seat)
 
 
 class SelfPlayEnv(gymnasium.Env):
@@ -98,9 +107,7 @@ class SelfPlayEnv(gymnasium.Env):
         self.raw = game_module(game).raw_env(render_mode=render_mode, **env_options)
         self.render_mode = render_mode
         self.agents = self.raw.possible_agents
-        if seat is not None and not 0 <= seat < len(self.agents):
-            raise ValueError(f"seat must be in 0..{len(self.agents) - 1}, got {seat}")
-        self.fixed_seat = seat
+        self.fixed_seat = None if seat is None else checked_seat(seat, len(self.agents))
         self.pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool(game, opponents)
         first = self.agents[0]
         self.observation_space = self.raw.observation_space(first)["observation"]
@@ -117,17 +124,23 @@ class SelfPlayEnv(gymnasium.Env):
         self.opponents: dict[str, Any] = {}
         self._learner_mask: np.ndarray | None = None  # built once per decision by _info()
         self._forfeit: str | None = None  # why the learner lost by an illegal action, if it did
+        self._needs_reset = True  # before the first reset, and after a reset that failed
 
     # ---- episode ---------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        options = {} if options is None else options
+        if not isinstance(options, dict) or set(options) - set(RESET_OPTIONS):
+            raise ValueError(f"reset options must be a dict with keys among {RESET_OPTIONS}, got {options!r}")
+        chosen_seat = checked_seat(options["seat"], len(self.agents), "options['seat']") if "seat" in options else None
         super().reset(seed=seed)
         rng = self.np_random
+        self._needs_reset = True  # until this reset has gone through (a bad snapshot stops it below)
         self.raw.reset(seed=int(rng.integers(2**31)))
-        if options and "snapshot" in options:  # start from a given position (tests, curricula)
+        if "snapshot" in options:  # start from a given position (tests, curricula)
             self.raw.restore(options["snapshot"])
         seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(len(self.agents)))
-        if options and "seat" in options:
-            seat = int(options["seat"])
+        if chosen_seat is not None:
+            seat = chosen_seat
         self.learner = self.agents[seat]
         self._forfeit = None
         self.opponents = {}
@@ -138,9 +151,12 @@ class SelfPlayEnv(gymnasium.Env):
                 opponent.reset()
                 self.opponents[agent] = opponent
         self._play_opponents()
+        self._needs_reset = False
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._needs_reset:
+            raise RuntimeError("call reset() first (and again after a reset that failed)")
         if self._finished():
             raise RuntimeError("the episode is over; call reset()")
         action = self._index(action)
@@ -201,8 +217,9 @@ class SelfPlayEnv(gymnasium.Env):
             info["illegal_action"] = self._forfeit
             info["final_rewards"] = {agent: ILLEGAL_ACTION_REWARD if agent == self.learner else 0.0
                                      for agent in self.agents}
-        elif self._finished():
-            info["final_rewards"] = dict(self.raw.rewards)
+        elif self._finished():  # the rules' final rewards (a restored finished game paid them before)
+            raw = self.raw
+            info["final_rewards"] = raw.expected_rewards(raw.game, self.agents, raw.max_turns, raw.truncation_scoring)
         return info
 
     def render(self) -> Any:

@@ -51,6 +51,16 @@ SNAPSHOT_FIELDS = frozenset({"format", "version", "env", "options", "max_turns",
                              "agents", "cumulative_rewards", "last_action"})
 #: how far a snapshot's cumulative rewards may lie from the exact rank rewards (float32 rounding)
 REWARD_TOLERANCE = 1e-6
+#: the options every env takes besides its game's (handled by :class:`MeadowEnv` itself)
+ENV_SETTINGS = ("render_mode", "max_turns", "truncation_scoring")
+
+
+def unknown_options(unknown: Any, game_options: Any) -> ValueError:
+    """The error for constructor options an env does not take, naming every option it does."""
+    known = sorted({*game_options, *ENV_SETTINGS})
+    return ValueError(f"unknown option(s) {sorted(unknown)}; this env takes {known}")
+
+
 #: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
 MAX_TURNS = 10**9
 INT8 = np.dtype(np.int8)
@@ -84,6 +94,8 @@ class MeadowEnv(AECEnv, EzPickle):
         #: how a max_turns cut is scored (:mod:`meadowzoo.envs.core.standing`); like max_turns an
         #: env setting, not a rule: kept in snapshots beside it
         self.truncation_scoring = check_truncation_scoring(truncation_scoring)
+        # restore() takes a snapshot's max_turns and scoring for its game; reset() brings back these
+        self._settings = (self.max_turns, self.truncation_scoring)
         self.options = self._check_options(dict(options))
         probe = self._new_game(np.random.default_rng(0))
         self.num_actions = probe.num_actions
@@ -156,6 +168,7 @@ class MeadowEnv(AECEnv, EzPickle):
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_rng = np.random.default_rng(self._seed_rng.integers(2**63))
+        self.max_turns, self.truncation_scoring = self._settings  # a restored snapshot's were for its game only
         self._start(self._new_game(game_rng))
         if self.render_mode == "human":
             self.render()
@@ -181,13 +194,18 @@ class MeadowEnv(AECEnv, EzPickle):
         self._legal: list[int] | tuple[int, ...] | None = None
 
     def legal_actions(self) -> list[int]:
-        """Legal actions of ``agent_selection`` (empty once the game is over): a new list at every
-        call, which the caller may change."""
+        """Legal actions of ``agent_selection`` (empty once the game is over or cut by
+        ``max_turns``): a new list at every call, which the caller may change."""
         if self._needs_reset:
             raise RuntimeError(before_reset("legal_actions"))
         if self._legal is None:
-            self._legal = self.game.legal_actions() if not self.game.is_over else []
+            self._legal = self.game.legal_actions() if not self.game.is_over and not self._cut() else []
         return list(self._legal)
+
+    def _cut(self) -> bool:
+        """Whether ``max_turns`` has cut the game (the truncation flags go once the agents leave,
+        so the masks ask the turn count)."""
+        return self.game.turn >= self.max_turns
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """int8 mask over the action space for ``agent`` (zero unless it is to move)."""
@@ -197,7 +215,7 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def _mask(self, seat: int) -> np.ndarray:
         mask = bytearray(self.num_actions)  # cheaper to fill than a numpy array
-        if seat == self.game.current_agent and not self.truncations.get(self.possible_agents[seat]):
+        if seat == self.game.current_agent and self.game.turn < self.max_turns:
             legal = self._legal
             if legal is None:
                 legal = self._legal = self.game.legal_actions()  # not over: it is this seat's turn
@@ -328,7 +346,29 @@ class MeadowEnv(AECEnv, EzPickle):
         """
         if self._needs_reset:
             raise RuntimeError(before_reset("snapshot"))
+        live = not self.game.is_over and not self._cut()
+        expected = self.expected_rewards(self.game, self.agents, self.max_turns, self.truncation_scoring)
+        if (live and self.agents != self.possible_agents) or any(
+                abs(self._cumulative_rewards.get(a, 0.0) - expected[a]) > REWARD_TOLERANCE for a in self.agents):
+            # what restore() would refuse: say so now, not when the snapshot is loaded
+            raise ValueError(
+                f"no snapshot of this state: its rewards {self._cumulative_rewards} are not the rules' "
+                f"({expected}); a wrapper ended the game (PettingZoo's TerminateIllegalWrapper after an "
+                "illegal move?). Pickling and copy.deepcopy still work.")
         return self.snapshot_of(self.game.to_dict(), self.agents, self._cumulative_rewards, self.last_action)
+
+    @staticmethod
+    def expected_rewards(game: Game, agents: list[str], max_turns: int, truncation_scoring: str) -> dict[str, float]:
+        """The cumulative rewards the rules give ``agents`` in ``game``'s state: 0 while the game
+        runs, the rank rewards once it ended (until the agent leaves), 0 or the standing's rewards
+        once ``max_turns`` cut it (``truncation_scoring``)."""
+        if game.is_over:
+            final = rank_rewards(game.places(), game.teams())
+        elif game.turn >= max_turns and truncation_scoring == "standing":
+            final = standing_rewards(game)
+        else:
+            final = [0.0] * game.num_agents
+        return {a: final[int(a.rpartition("_")[2])] for a in agents}
 
     def snapshot_of(self, game: dict, agents: list[str], cumulative_rewards: dict[str, float],
                     last_action: tuple[str, int] | None = None) -> dict:
@@ -350,7 +390,9 @@ class MeadowEnv(AECEnv, EzPickle):
         return snapshot
 
     def restore(self, snapshot: dict) -> None:
-        """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing."""
+        """Load a :meth:`snapshot`. A malformed one raises ``ValueError`` and changes nothing. The
+        snapshot's ``max_turns`` and ``truncation_scoring`` hold for its game; :meth:`reset` goes
+        back to the constructor's."""
         if not isinstance(snapshot, dict):
             raise ValueError("snapshot must be a dict")
         unknown = set(snapshot) - SNAPSHOT_FIELDS
@@ -388,17 +430,10 @@ class MeadowEnv(AECEnv, EzPickle):
             type(v) in (int, float) and math.isfinite(v) for v in rewards.values()
         ):
             raise ValueError("snapshot field 'cumulative_rewards' must map each listed agent to a finite number")
-        # rewards come only at the end: 0 while the game runs, the rank rewards once it ended (until
-        # the agent leaves), 0 or the standing's rewards once truncated (truncation_scoring);
-        # anything else is a state no game reaches. Within REWARD_TOLERANCE (the JAX engines'
-        # float32 rewards) the exact rewards are installed.
-        if game.is_over:
-            final = rank_rewards(game.places(), game.teams())
-        elif not live and truncation_scoring == "standing":
-            final = standing_rewards(game)
-        else:
-            final = [0.0] * game.num_agents
-        expected = {a: final[self._agent_index[a]] for a in agents}
+        # rewards come only at the end (expected_rewards); anything else is a state no game
+        # reaches. Within REWARD_TOLERANCE (the JAX engines' float32 rewards) the exact rewards are
+        # installed.
+        expected = self.expected_rewards(game, agents, max_turns, truncation_scoring)
         if any(abs(rewards[a] - expected[a]) > REWARD_TOLERANCE for a in agents):
             raise ValueError(f"snapshot field 'cumulative_rewards' {rewards} does not fit the game's state "
                              f"(expected {expected})")
@@ -462,14 +497,35 @@ class MeadowEnv(AECEnv, EzPickle):
     # ---- pickling: keep the game, not only the constructor arguments ------------------------------
     def __getstate__(self) -> dict:
         state = EzPickle.__getstate__(self)
-        state["meadowzoo_snapshot"] = None if self._needs_reset else self.snapshot()
+        # the game and the bookkeeping as they are, not a snapshot: a wrapper may have ended the
+        # game (PettingZoo's TerminateIllegalWrapper after an illegal move), which no snapshot
+        # holds; and the seed generator, so that a copy's next reset() deals what the original's would
+        state["meadowzoo_state"] = None if self._needs_reset else {
+            "game": self.game.to_dict(), "max_turns": self.max_turns, "truncation_scoring": self.truncation_scoring,
+            "agents": list(self.agents), "agent_selection": self.agent_selection, "last_action": self.last_action,
+            "rewards": dict(self.rewards), "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations), "truncations": dict(self.truncations),
+            "infos": copy.deepcopy(self.infos)}
+        state["meadowzoo_seed_rng"] = self._seed_rng.bit_generator.state
         return state
 
     def __setstate__(self, state: dict) -> None:
-        snapshot = state.pop("meadowzoo_snapshot", None)
+        snapshot = state.pop("meadowzoo_snapshot", None)  # pickles of versions before meadowzoo_state
+        saved = state.pop("meadowzoo_state", None)
+        seed_rng = state.pop("meadowzoo_seed_rng", None)
         EzPickle.__setstate__(self, state)
         if snapshot is not None:
             self.restore(snapshot)
+        if saved is not None:
+            self.max_turns, self.truncation_scoring = saved["max_turns"], saved["truncation_scoring"]
+            self._start(self._restored_game(saved["game"], SNAPSHOT_VERSION))
+            self.agents = list(saved["agents"])
+            self.rewards, self._cumulative_rewards = dict(saved["rewards"]), dict(saved["cumulative_rewards"])
+            self.terminations, self.truncations = dict(saved["terminations"]), dict(saved["truncations"])
+            self.infos = saved["infos"]
+            self.agent_selection, self.last_action = saved["agent_selection"], saved["last_action"]
+        if seed_rng is not None:
+            self._seed_rng.bit_generator.state = seed_rng
 
     # ---- rendering ------------------------------------------------------------------------------
     def render(self) -> Any:

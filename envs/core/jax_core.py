@@ -79,6 +79,7 @@ import jax.numpy as jnp
 import numpy as np
 import pgx.core
 
+from meadowzoo.envs.core.aec import SNAPSHOT_VERSION
 from meadowzoo.envs.core.standing import check_truncation_scoring
 
 
@@ -347,9 +348,18 @@ class MeadowJaxEnv(pgx.core.Env):
         Igel's 2,081-entry reach table became an 8 MB copy per step at batch 1024), and the
         branches then gather from those copies. The step of a finished game is computed and
         dropped, as under a batched ``cond``."""
-        is_illegal = ~state.legal_action_mask[action]
+        # an index outside 0..num_actions-1 is illegal too: a traced lookup would wrap (-1) or clamp it
+        # to a legal action, and the engine's step would apply what no mask allows
+        # (the engine steps with the clipped index, an action of its domain, and the result is dropped)
+        action = jnp.asarray(action)
+        size = state.legal_action_mask.shape[-1]
+        in_range = (action >= 0) & (action < size)
+        action = jnp.clip(action, 0, size - 1)
         current_player = state.current_player
         finished = state.terminated | state.truncated
+        # a finished game's mask is all true (Pgx), so only an index out of range is illegal there;
+        # Pgx's step would leave that game as it is, and so does this
+        is_illegal = ~(in_range & state.legal_action_mask[action]) & ~finished
         stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
         state = select_tree(finished, state.replace(rewards=jnp.zeros_like(state.rewards)), stepped)
         state = select_tree(is_illegal, self._step_with_illegal_action(state, current_player), state)
@@ -370,16 +380,30 @@ class MeadowJaxEnv(pgx.core.Env):
     def to_snapshot(self, state, seed: int = 0) -> dict:
         """The PettingZoo env's ``snapshot()`` of an unbatched state (``raw_env.restore`` takes
         it). The reference's generator is PCG64 seeded with ``seed`` (chance does not transfer,
-        see the module docstring); ``last_action`` is ``None``; at the end the cumulative rewards
-        are the final rewards, as the env's right after the last move."""
+        see the module docstring); ``last_action`` is ``None``; once the game has ended or been cut
+        the cumulative rewards are the rules' final rewards (or the standing's), as the env's right
+        after the last move, whatever later no-op steps left in ``state.rewards``. A game ended by
+        an illegal action (Pgx's rule, not the game's) has no snapshot: ``ValueError``."""
         state = jax.device_get(state)
+        if np.ndim(state.terminated) != 0:
+            raise ValueError(f"to_snapshot takes one game's state, got a batch of shape {np.shape(state.terminated)} "
+                             "(index it first, e.g. jax.tree.map(lambda x: x[i], states))")
         game = self.to_game_dict(state)
         game["rng"] = np.random.default_rng(seed).bit_generator.state
         reference = self._reference_template()
         agents = list(reference.possible_agents)
-        over = bool(state.terminated)
-        rewards = [float(r) for r in state.rewards] if over else [0.0] * len(agents)
-        return reference.snapshot_of(game, agents, dict(zip(agents, rewards)))
+        illegal_end = ValueError("to_snapshot: this game was ended by an illegal action (Pgx's rule: −1 for the "
+                                 "mover), not by the rules, so no PettingZoo env state matches it")
+        try:  # Pgx's step applies an illegal action before it ends the game: the state may be no game at all
+            rules_game = reference._restored_game(game, SNAPSHOT_VERSION)
+        except ValueError as error:
+            if bool(state.terminated):
+                raise illegal_end from error
+            raise
+        if bool(state.terminated) and not rules_game.is_over and rules_game.turn < reference.max_turns:
+            raise illegal_end
+        rewards = reference.expected_rewards(rules_game, agents, reference.max_turns, reference.truncation_scoring)
+        return reference.snapshot_of(game, agents, rewards)
 
     def from_snapshot(self, snapshot: dict):
         """The JAX state of a PettingZoo env ``snapshot()`` (validated by the env's ``restore``:

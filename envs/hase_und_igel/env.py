@@ -28,7 +28,7 @@ Rules: `docs/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model i
 | `chain_hare_cards` | False | arriving on a hare square through a card draws another card (HUI-13 DECISION) |
 | `reshuffle_deck` | False | drawn hare cards are discarded and reshuffled when the deck is empty (HUI-2 option) |
 | `start_player` | None | seat that moves first; None = drawn by lot from the seed (HUI-6) |
-| `max_turns` | 1500 | truncation after this many player turns (HUI-20) |
+| `max_turns` | 1500 | the game is cut as its `max_turns`-th player turn begins (HUI-20; see docs/environments.md) |
 | `truncation_scoring` | `"draw"` | a `max_turns` cut scores 0 for everybody (`"draw"`) or the rank rewards of the race standing at the cut (`"standing"`: race positions, HUI-15; see `meadowzoo.envs.core.standing`) |
 | `render_mode` | None | `"ansi"`, `"rgb_array"` or `"human"` (prints the text board) |
 
@@ -109,7 +109,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.envs.core.aec import FLOAT32, INT8, MeadowEnv
+from meadowzoo.envs.core.aec import FLOAT32, INT8, MeadowEnv, unknown_options
 from meadowzoo.envs.core.options import check_bool
 from meadowzoo.envs.hase_und_igel import data, render
 from meadowzoo.envs.hase_und_igel.observation import LAYOUT
@@ -246,7 +246,11 @@ class HaseUndIgelEnv(MeadowEnv):
         render_mode: str | None = None,
         max_turns: int | None = None,
         truncation_scoring: str = "draw",
+        **unknown: Any,
     ) -> None:
+        if unknown:  # a ValueError naming the options, as the other games' envs give (not a TypeError)
+            raise unknown_options(unknown, ("num_players", "two_runners", "teams", "chain_hare_cards",
+                                            "reshuffle_deck", "start_player"))
         super().__init__(
             render_mode=render_mode,
             max_turns=max_turns,
@@ -283,7 +287,7 @@ class HaseUndIgelEnv(MeadowEnv):
         # As MeadowEnv._mask, but the mask of a set of legal actions is memoised (a read-only
         # template, handed out as a copy): a game visits a few thousand distinct sets, and one
         # copy costs less than filling a fresh mask action by action.
-        if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
+        if seat != self.game.current_agent or self.game.turn >= self.max_turns:
             return np.zeros(self.num_actions, INT8)
         legal = self._legal
         if legal is None:

@@ -111,7 +111,7 @@ the points so far).
 | `facing` | `"N"` | start facing of the flock |
 | `phase2_rows` | `"occupied"` | phase-2 rows: `"occupied"` (only occupied rows count, Hungarian text) or `"consecutive"` (four consecutive rows from the front-most sheep, Chinese text) |
 | `rule_data` | `None` | replacement of the RECONSTRUCTED table (`cards`, `panic_spaces`, tiles), see `envs/haste_bock/data.py` |
-| `max_turns` | 1000 | truncation in player turns |
+| `max_turns` | 1000 | the game is cut as its `max_turns`-th player turn begins (the opening is turn 0; see docs/environments.md) |
 | `truncation_scoring` | `"draw"` | a `max_turns` cut scores 0 for everybody (`"draw"`) or by the standing at the cut (`"standing"`, see `meadowzoo.envs.core.standing`) |
 | `render_mode` | `None` | `"ansi"`, `"rgb_array"` or `"human"` |
 
@@ -128,7 +128,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.envs.core.aec import FLOAT32, MeadowEnv
+from meadowzoo.envs.core.aec import FLOAT32, MeadowEnv, unknown_options
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import render
 from meadowzoo.envs.haste_bock.observation import LAYOUT, SCORE_SCALE, sheep_plane
@@ -163,7 +163,7 @@ class HasteBockEnv(MeadowEnv):
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         unknown = set(options) - set(OPTION_DEFAULTS)
         if unknown:
-            raise ValueError(f"unknown options {sorted(unknown)}; known: {sorted(OPTION_DEFAULTS)}")
+            raise unknown_options(unknown, OPTION_DEFAULTS)
         merged = {**OPTION_DEFAULTS, **options}
         merged["rule_data"] = D.check_rule_data(merged["rule_data"])
         check_config(merged["num_players"], merged["layout"], merged["facing"], merged["phase2_rows"])

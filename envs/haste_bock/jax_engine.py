@@ -103,7 +103,7 @@ observation is a function of the public fields above.
 `num_players` (2, 3, 4), `layout` (`"random"`, `"fixed"`), `facing` (`"N"`, `"E"`, `"S"`, `"W"`),
 `phase2_rows` (`"occupied"`, `"consecutive"`), `rule_data` (the RECONSTRUCTED table of
 :mod:`meadowzoo.envs.haste_bock.data`: cards, panic spaces, tiles, tile penalty) and `max_turns`
-(default 1000) are all supported with the reference engine's meaning; anything else raises
+(default 1000) and `truncation_scoring` are all supported with the reference engine's meaning; anything else raises
 `ValueError`. They are static: each option set compiles its own program.
 """
 
@@ -196,7 +196,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """Merge ``options`` over the defaults and validate them as the PettingZoo env does."""
     unknown = set(options) - set(OPTION_DEFAULTS)
     if unknown:
-        raise ValueError(f"unknown options {sorted(unknown)} for the Haste Bock? JAX engine; known: {sorted(OPTION_DEFAULTS)}")
+        known = sorted([*OPTION_DEFAULTS, "truncation_scoring"])  # the shared core takes truncation_scoring first
+        raise ValueError(f"unknown options {sorted(unknown)} for the Haste Bock? JAX engine; known: {known}")
     merged = {**OPTION_DEFAULTS, **options}
     max_turns = merged["max_turns"]
     if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:

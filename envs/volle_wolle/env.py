@@ -82,7 +82,8 @@ index      string                  meaning
 Rewards: at the end only, by final rank (first +1, last −1, linear between, ties share, VW-17).
 Options: ``num_players`` (2..6, default 4), ``deck`` (None = the RECONSTRUCTED file, a path to a
 JSON deck file, or a list of 60 card dicts; see :mod:`meadowzoo.envs.volle_wolle.data`), ``render_mode``
-(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (decisions; default 10,000, never reached),
+(``ansi``, ``rgb_array``, ``human``), ``max_turns`` (player turns begun, every bid and every turn in bid order; the game is cut as the
+``max_turns``-th begins; default 10,000, never reached),
 ``truncation_scoring`` (``"draw"``, the default: a ``max_turns`` cut scores 0 for everybody;
 ``"standing"``: the rank rewards of the points at the cut, VW-17; see
 :mod:`meadowzoo.envs.core.standing`).
@@ -97,7 +98,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.envs.core.aec import INT8, MeadowEnv, before_reset
+from meadowzoo.envs.core.aec import INT8, MeadowEnv, before_reset, unknown_options
 from meadowzoo.envs.core.options import check_int
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.observation import LAYOUT
@@ -160,7 +161,7 @@ class VolleWolleEnv(MeadowEnv):
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         unknown = set(options) - {"num_players", "deck"}
         if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)}; Volle Wolle takes num_players and deck")
+            raise unknown_options(unknown, ("num_players", "deck"))
         n = options["num_players"] = check_int("num_players", options.get("num_players", 4), data.MIN_PLAYERS,
                                                data.MAX_PLAYERS)
         deck = options.setdefault("deck", None)
@@ -238,7 +239,7 @@ class VolleWolleEnv(MeadowEnv):
     # ---- action mask ------------------------------------------------------------------------------
     def _mask(self, seat: int) -> np.ndarray:
         """As :meth:`MeadowEnv._mask`: a fresh copy of a mask tabled by ``game.legal_key()``."""
-        if seat != self.game.current_agent or self.truncations.get(self.possible_agents[seat]):
+        if seat != self.game.current_agent or self.game.turn >= self.max_turns:
             return self._obs.no_mask.copy()
         key = self.game.legal_key()
         self._legal = rules.LEGAL_SETS[key]  # for step's check, as legal_actions would
@@ -249,8 +250,8 @@ class VolleWolleEnv(MeadowEnv):
         ``rules.LEGAL_SETS`` (step's membership test needs no list); this hands out a list."""
         if self._needs_reset:
             raise RuntimeError(before_reset("legal_actions"))
-        if self._legal is None:
-            self._legal = rules.LEGAL_SETS[self.game.legal_key()]  # the game over: ()
+        if self._legal is None:  # the game over: (); cut by max_turns: nothing either
+            self._legal = rules.LEGAL_SETS[self.game.legal_key()] if not self._cut() else ()
         return list(self._legal)
 
 

@@ -65,3 +65,24 @@ def test_select_tree_selects_leaf_by_leaf_and_passes_shared_leaves_through():
     np.testing.assert_array_equal(select_tree(jnp.bool_(False), a, b)["x"], np.zeros(2))
     batched = jax.vmap(lambda p: select_tree(p, a, b)["x"])(jnp.array([True, False]))
     np.testing.assert_array_equal(batched, [[1, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("game,players", [("volle_wolle", 2), ("haste_bock", 2), ("hase_und_igel", 2)])
+def test_an_action_out_of_range_is_illegal_and_leaves_a_finished_game_alone(game, players):
+    """A traced mask lookup would wrap −1 to the last action and clamp a large index to it, so the
+    engine would play a move no mask allows (Haste Bock?'s time track went to −990): an index
+    outside 0..num_actions-1 ends the game as an illegal action does (−1 for the mover)."""
+    env = mjax.make(game, num_players=players)
+    step = jax.jit(env.step)
+    state = jax.jit(env.init)(jax.random.PRNGKey(0))
+    key = jax.random.PRNGKey(1)
+    mover = int(state.current_player)
+    # a negative index that a lookup would wrap to a legal action, then the end of the range and beyond
+    wraps_to_legal = int(np.flatnonzero(np.asarray(state.legal_action_mask))[-1]) - env.num_actions
+    for action in (wraps_to_legal, -1, env.num_actions, 10**6):
+        after = step(state, jnp.int32(action), key)
+        assert bool(after.terminated), action
+        assert float(after.rewards[mover]) == -1.0, action
+        again = step(after, jnp.int32(action), key)  # a finished game: nothing changes, zero rewards
+        assert bool(again.terminated) and not np.asarray(again.rewards).any()
+        _assert_same(again.replace(rewards=after.rewards, _step_count=after._step_count), after)

@@ -101,6 +101,16 @@ BAD = [
     ("serve --port 70000", "--port"),
     ("serve --agent-delay -1", "--agent-delay"),
     ("results --readme /no/such/README.md", "--readme"),
+    # seeds numpy, torch and SB3 all take: 0..2**32-1
+    ("evaluate --game volle_wolle --agents random,random --seed -1", "--seed"),
+    ("play --game volle_wolle --seed -1", "--seed"),
+    ("train --game volle_wolle --seed 4294967296", "--seed"),
+    ("train_jax --game volle_wolle --seed -3", "--seed"),
+    # search settings that would make the player pick no action
+    ("evaluate --game volle_wolle --agents mcts:8:c=nan,random", "--agents"),
+    ("evaluate --game volle_wolle --agents mcts:8:c=-inf,random", "--agents"),
+    ("evaluate --game volle_wolle --agents mcts:8:depth=-1,random", "--agents"),
+    ("evaluate --game volle_wolle --agents mcts:8:c=1:c=2,random", "--agents"),
 ]
 
 

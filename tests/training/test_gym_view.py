@@ -96,3 +96,58 @@ def test_mask_in_info_and_action_masks_agree_and_are_bool():
         _, _, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
         if terminated or truncated:
             break
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 1.5, "1", True, None])
+def test_a_seat_that_is_no_seat_index_is_refused(seat):
+    view = SelfPlayEnv("volle_wolle", num_players=2)
+    with pytest.raises(ValueError, match="seat"):
+        view.reset(seed=0, options={"seat": seat})
+    if seat is not None:  # None in the constructor means "drawn per episode"
+        with pytest.raises(ValueError, match="seat"):
+            SelfPlayEnv("volle_wolle", num_players=2, seat=seat)
+    with pytest.raises(ValueError, match="reset options"):
+        view.reset(seed=0, options={"sneaky": 1})
+    assert view.reset(seed=0, options={"seat": np.int64(1)})[1]["seat"] == 1
+
+
+def test_a_reset_that_fails_on_a_bad_snapshot_leaves_the_view_needing_a_reset():
+    view = SelfPlayEnv("volle_wolle", num_players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        view.step(0)  # before the first reset
+    view.reset(seed=0)
+    with pytest.raises(ValueError, match="snapshot"):
+        view.reset(seed=1, options={"snapshot": {"format": "meadowzoo"}})
+    with pytest.raises(RuntimeError, match="reset"):
+        view.step(int(np.flatnonzero(view.action_masks())[0]))
+    observation, info = view.reset(seed=2)
+    view.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_a_view_started_from_a_finished_game_reports_its_final_rewards():
+    from meadowzoo.envs import volle_wolle_v0
+
+    source = volle_wolle_v0.raw_env(num_players=2)
+    source.reset(seed=4)
+    rng = np.random.default_rng(0)
+    while not all(source.terminations.values()):
+        source.step(int(rng.choice(source.legal_actions())))
+    final = dict(source._cumulative_rewards)
+    assert sorted(final.values()) == [-1.0, 1.0]
+    view = SelfPlayEnv("volle_wolle", num_players=2)
+    _, info = view.reset(seed=0, options={"snapshot": source.snapshot()})
+    assert info["final_rewards"] == final
+    assert not info["action_mask"].any()
+
+
+def test_the_views_env_settings_survive_an_episode_started_from_a_snapshot():
+    """A snapshot's max_turns holds for its episode; the next reset is the view's own again."""
+    from meadowzoo.envs import hase_und_igel_v0
+
+    source = hase_und_igel_v0.raw_env(num_players=2)
+    source.reset(seed=0)
+    view = SelfPlayEnv("hase_und_igel", num_players=2, max_turns=40, truncation_scoring="standing")
+    view.reset(seed=0, options={"snapshot": source.snapshot()})
+    assert view.raw.max_turns == source.max_turns
+    view.reset(seed=1)
+    assert (view.raw.max_turns, view.raw.truncation_scoring) == (40, "standing")
