@@ -138,7 +138,7 @@ def raw_env_speed(game: str, players: int, seconds: float, seed: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--game", default="volle_wolle", choices=mjax.available())
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 4096])

@@ -127,7 +127,7 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--engines", action="store_true", help="only the engines' table")
     parser.add_argument("--trainer", action="store_true", help="only the trainer's table")
     parser.add_argument("--games", nargs="+", default=jax_games(), choices=jax_games())

@@ -213,7 +213,7 @@ SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_fi
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--game", default="haste_bock")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--cores", type=int, help="pin to the first N CPUs (e.g. 2)")

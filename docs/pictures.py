@@ -10,7 +10,7 @@ app and the replay GIFs use (``envs/<game>/view.py`` and ``drawing.py`` on
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 from meadowzoo.agents import make_agent
@@ -59,4 +59,6 @@ def main(out: str = "docs/images") -> list[Path]:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="docs/images", help="folder of the pictures (default: docs/images)")
+    main(parser.parse_args().out)

@@ -8,7 +8,7 @@ moves by clicking the page as the browser tests do, and saves the page.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 from meadowzoo.agents import make_agent
@@ -48,4 +48,6 @@ def main(out: str = "docs/images") -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="docs/images", help="folder of the pictures (default: docs/images)")
+    main(parser.parse_args().out)
