@@ -48,13 +48,22 @@ def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
     return HumanAgent(seed)
 
 
+def _without_parameter(name: str, build: Callable[[str, int | None], Agent]):
+    """The factory of a player that takes no parameter: ``name:anything`` is a mistake, not ``name``."""
+    def factory(game: str, parameter: str | None, seed: int | None) -> Agent:
+        if parameter is not None:
+            raise ValueError(f"{name} takes no parameter, got {name}:{parameter}")
+        return build(game, seed)
+    return factory
+
+
 #: name -> factory(game, parameter, seed)
 AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
-    "random": lambda game, parameter, seed: RandomAgent(seed),
+    "random": _without_parameter("random", lambda game, seed: RandomAgent(seed)),
     "policy": _policy,
     "sampled": _sampled,
-    "greedy": lambda game, parameter, seed: heuristic("greedy", game, seed),
-    "strong": lambda game, parameter, seed: heuristic("strong", game, seed),
+    "greedy": _without_parameter("greedy", lambda game, seed: heuristic("greedy", game, seed)),
+    "strong": _without_parameter("strong", lambda game, seed: heuristic("strong", game, seed)),
     "mcts": _mcts,
     "human": _human,
 }
@@ -68,6 +77,10 @@ def agent_names(game: str | None = None) -> list[str]:
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     """Build an agent from ``name`` or ``name:parameter``; clear errors for unknown names."""
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is a string such as 'strong' or 'mcts:200', got {spec!r}")
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; the games are {sorted(GAMES)}")
     name, _, parameter = spec.partition(":")
     if name in AGENTS:
         return AGENTS[name](game, parameter or None, seed)

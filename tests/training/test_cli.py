@@ -217,3 +217,15 @@ def test_every_stored_command_still_parses(monkeypatch):
 @pytest.mark.slow
 def test_stored_jax_training_commands_still_parse(monkeypatch):
     assert check_stored({"train_jax"}, monkeypatch) >= 1
+
+
+def test_players_without_parameters_refuse_one():
+    from meadowzoo.agents import make_agent
+
+    for spec in ("greedy:3", "strong:x", "random:foo"):
+        with pytest.raises(ValueError, match="takes no parameter"):
+            make_agent(spec, "volle_wolle", 0)
+    with pytest.raises(ValueError, match="unknown game"):
+        make_agent("random", "chess", 0)
+    with pytest.raises(ValueError, match="agent spec is a string"):
+        make_agent(3, "volle_wolle", 0)
