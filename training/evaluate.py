@@ -252,12 +252,18 @@ def parse_args(argv: list[str] | None = None):
                         help="processes (default) or ray: games as Ray tasks across a cluster")
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); implies --backend ray")
     parser.add_argument("--out", type=Path, help="directory for results.json, CSV files and summary.png")
-    parser.add_argument("--truncated", choices=["draw", "standing"], default="draw",
-                        help="a game cut at max_turns counts as the env scores it (a draw, reward 0 for all) "
-                             "or by the standing at the cut (points or race positions)")
+    parser.add_argument("--truncated", choices=["draw", "standing"], default=None,
+                        help="a game cut at max_turns counts as a draw (reward 0 for all) or by the standing at "
+                             "the cut (points or race positions) (default: the env's truncation_scoring, draw "
+                             "unless --option truncation_scoring=… says otherwise)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     options = check_game_arguments(parser, args)
+    scoring = options.get("truncation_scoring", "draw")
+    if args.truncated is None:
+        args.truncated = scoring
+    elif "truncation_scoring" in options and args.truncated != scoring:  # two answers to one question
+        parser.error(f"argument --truncated: {args.truncated} contradicts --option truncation_scoring={scoring}")
     specs = args.agents.split(",")
     local = (args.backend or ("ray" if args.address else "processes")) == "processes"
     check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1)

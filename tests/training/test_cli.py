@@ -111,6 +111,8 @@ BAD = [
     ("evaluate --game volle_wolle --agents mcts:8:c=-inf,random", "--agents"),
     ("evaluate --game volle_wolle --agents mcts:8:depth=-1,random", "--agents"),
     ("evaluate --game volle_wolle --agents mcts:8:c=1:c=2,random", "--agents"),
+    ("evaluate --game hase_und_igel --agents random,random --option truncation_scoring=standing --truncated draw",
+     "--truncated"),
 ]
 
 
