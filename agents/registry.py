@@ -42,7 +42,7 @@ def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
     return parse_spec(parameter, game, seed)
 
 
-def _human(game: str, parameter: str | None, seed: int | None) -> Agent:
+def _human(game: str, seed: int | None) -> Agent:
     from meadowzoo.agents.human import HumanAgent
 
     return HumanAgent(seed)
@@ -65,8 +65,12 @@ AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "greedy": _without_parameter("greedy", lambda game, seed: heuristic("greedy", game, seed)),
     "strong": _without_parameter("strong", lambda game, seed: heuristic("strong", game, seed)),
     "mcts": _mcts,
-    "human": _human,
+    "human": _without_parameter("human", _human),
 }
+
+
+#: the factories of the players that take no parameter
+_NO_PARAMETER = tuple(AGENTS[name] for name in ("random", "greedy", "strong", "human"))
 
 
 def agent_names(game: str | None = None) -> list[str]:
@@ -81,8 +85,10 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         raise ValueError(f"an agent spec is a string such as 'strong' or 'mcts:200', got {spec!r}")
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; the games are {sorted(GAMES)}")
-    name, _, parameter = spec.partition(":")
+    name, colon, parameter = spec.partition(":")
     if name in AGENTS:
+        if colon and not parameter and AGENTS[name] in _NO_PARAMETER:  # "random:": a parameter left out
+            raise ValueError(f"{name} takes no parameter, got {spec!r}")
         return AGENTS[name](game, parameter or None, seed)
     own = plugin(game).agents if game in GAMES else {}
     if name in own:

@@ -179,7 +179,10 @@ def report(result: dict) -> str:
 
 def write_outputs(result: dict, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(json.dumps(result, indent=1) + "\n")
+    # written whole, then renamed: a reader (the browser app's list) never sees half a file
+    partial = out / ".results.json.partial"
+    partial.write_text(json.dumps(result, indent=1) + "\n")
+    partial.replace(out / "results.json")
     keys = ["games", "wins", "draws", "losses", "win_share", "win_share_ci", "mean_rank", "mean_rank_ci",
             "mean_margin", "mean_margin_ci"]
     with open(out / "agents.csv", "w", newline="") as f:

@@ -14,11 +14,19 @@ says otherwise: it is meant for the person at this machine.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
-from meadowzoo.training.arguments import command_parser, non_negative_float, non_negative_int, port, positive_int
+from meadowzoo.training.arguments import check_writable, command_parser, non_negative_float, non_negative_int, port
 from meadowzoo.training.web import gif, replay
 from meadowzoo.training.web.server import App, Server
+
+
+def frame_ms(text: str) -> int:
+    value = non_negative_int(text)
+    if not 20 <= value <= gif.MAX_FRAME_MS:
+        raise argparse.ArgumentTypeError(f"expected 20..{gif.MAX_FRAME_MS} milliseconds, got {value}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -33,13 +41,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--gif", type=Path, help="write the replay of --replay as an animated GIF and exit")
     parser.add_argument("--replay", type=Path, help="a saved game (.json) or a tournament results.json (with --index)")
     parser.add_argument("--index", type=non_negative_int, help="which game of a tournament results.json")
-    parser.add_argument("--frame-ms", type=positive_int, default=600, help="GIF: milliseconds per move")
+    parser.add_argument("--frame-ms", type=frame_ms, default=600,
+                        help=f"GIF: milliseconds per move, 20..{gif.MAX_FRAME_MS}")
     parser.add_argument("--first", type=non_negative_int, default=0, help="GIF: first position (moves played before it)")
     parser.add_argument("--last", type=non_negative_int, help="GIF: last position (default: the end)")
     args = parser.parse_args(argv)
     if args.gif or args.replay:
         if not (args.gif and args.replay):
             parser.error("--gif and --replay go together")
+        check_writable(parser, "--gif", args.gif.parent)  # before every frame is drawn
         try:
             loaded = replay.load_file(args.replay, args.index)
             gif.write_gif(loaded, args.gif, frame_ms=args.frame_ms, first=args.first, last=args.last)

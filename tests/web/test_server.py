@@ -53,6 +53,13 @@ def wait_for_turn(app, game_id, seat, timeout=20):
     (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "colour": 1}).encode(), 400, "unknown field"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "options": {"layout": "x"}}).encode(), 400, "layout"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "mcts:many"]}).encode(), 400, "cannot start"),
+    # wrong JSON types, deep nesting, a person's seat with a parameter, a search of days
+    (json.dumps({"game": ["x"], "agents": ["human", "random"]}).encode(), 400, "unknown game"),
+    (json.dumps({"game": {"a": 1}, "agents": ["human", "random"]}).encode(), 400, "unknown game"),
+    (b"[" * 100_000, 400, "nested too deeply"),
+    (json.dumps({"game": "volle_wolle", "agents": ["human:", "random"]}).encode(), 400, "a person's seat"),
+    (json.dumps({"game": "volle_wolle", "agents": ["human:1", "random"]}).encode(), 400, "a person's seat"),
+    (json.dumps({"game": "volle_wolle", "agents": ["human", "mcts:100000000"]}).encode(), 400, "at most mcts"),
 ])
 def test_a_bad_new_game_request_is_refused_clearly(server, body, status, message):
     app, base = server
@@ -296,3 +303,119 @@ def test_a_value_learnt_without_the_heuristic_is_offered_with_its_recorded_setti
     offered = {c["spec"]: c["players"] for c in server.agent_choices("haste_bock")}
     assert offered["lookahead:agents/trained/haste_bock_2p_scratch.pt:prior=none"] == 2
     assert offered["lookahead:agents/trained/haste_bock_4p.pt"] == 4
+
+
+def _raw_request(base: str, lines: list[str], body: bytes = b"") -> bytes:
+    """Send a hand-made HTTP/1.1 request on one connection; everything the server answers on it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    url = urlsplit(base)
+    with socket.create_connection((url.hostname, url.port), timeout=5) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_other_sites_cannot_drive_the_server(server):
+    """A POST must be JSON (a page elsewhere can send text/plain without asking), and a loopback
+    server answers only to loopback host names (DNS rebinding)."""
+    app, base = server
+    body = json.dumps({"game": "volle_wolle", "agents": ["random", "random"]}).encode()
+    port = base.rsplit(":", 1)[1]
+    for content_type, host, status in (("text/plain", f"127.0.0.1:{port}", b"415"),
+                                       ("application/json", f"attacker.example:{port}", b"403"),
+                                       ("application/json", f"localhost:{port}", b"200")):
+        before = len(app.games)
+        answer = _raw_request(base, ["POST /api/games HTTP/1.1", f"Host: {host}", f"Content-Type: {content_type}",
+                                     f"Content-Length: {len(body)}", "Connection: close"], body)
+        assert answer.split(b" ")[1] == status, answer[:200]
+        assert len(app.games) == before + (status == b"200")
+
+
+def test_a_body_on_a_get_is_read_and_not_taken_for_the_next_request(server):
+    app, base = server
+    created = new_game(base)
+    hidden = f"DELETE /api/games/{created['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    answer = _raw_request(base, ["GET /api/meta HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(hidden)}",
+                                 "Connection: close"], hidden)
+    assert answer.count(b"HTTP/1.1 200") == 1
+    assert created["id"] in app.games  # the body was not run as a second request
+
+
+def test_a_token_with_non_ascii_characters_is_a_wrong_token(server):
+    app, base = server
+    created = new_game(base)
+    status, answer = call(base, "GET", f"/api/games/{created['id']}?seat=1&token=%C3%A9")
+    assert status == 403 and "token" in answer["error"]
+    status, answer = call(base, "POST", f"/api/games/{created['id']}/act", {"seat": 1, "token": "\u00e9", "action": 0})
+    assert status == 403
+
+
+def test_replay_requests_of_the_wrong_shape_are_refused(server):
+    app, base = server
+    for body, message in (({"results": ["x"], "index": 0}, "must be a name"), ({"game": {"a": 1}}, "must be a name"),
+                          ({"record": {"format": "meadowzoo-game", "game": "volle_wolle", "options": {}, "seed": 1,
+                                       "actions": [], "agents": 5}}, "record"),
+                          ({"results": "vw_2p_strong_vs_greedy", "index": 0, "record": {}}, "one thing")):
+        status, answer = call(base, "POST", "/api/replays", body)
+        assert status == 400 and message in answer["error"], answer
+
+
+def test_a_broken_results_file_is_left_out_of_the_list(tmp_path):
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "results.json").write_text(json.dumps({"game": "volle_wolle", "players": 2, "agents": ["a", "b"],
+                                                   "records": []}))
+    for name, text in (("list", "[1, 2]"), ("half", "{")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "results.json").write_text(text)
+    with running_server(tmp_path) as (app, base):
+        status, listed = call(base, "GET", "/api/results")
+        assert status == 200 and [r["name"] for r in listed["results"]] == ["good"]
+        status, answer = call(base, "POST", "/api/replays", {"results": "half", "index": 0})
+        assert status == 400
+
+
+def test_gif_limits_are_clear_errors(server):
+    app, base = server
+    status, opened = call(base, "POST", "/api/replays", {"results": "vw_2p_strong_vs_greedy", "index": 0})
+    assert status == 200
+    for query, message in (("frame_ms=300000&first=0&last=2", "frame_ms"), ("frame_ms=10&last=2", "frame_ms")):
+        status, answer = call(base, "GET", f"/api/replays/{opened['id']}/gif?{query}")
+        assert status == 400 and message in answer["error"]
+    from meadowzoo.training.web import gif
+    long_replay = replay.Replay.__new__(replay.Replay)
+    long_replay.frames, long_replay.moves = [None] * (gif.MAX_FRAMES + 5), [None] * (gif.MAX_FRAMES + 4)
+    with pytest.raises(ValueError, match="choose first and last"):
+        gif.replay_gif(long_replay)
+
+
+def test_an_idle_game_makes_room_when_the_server_is_full(monkeypatch):
+    from meadowzoo.training.web import server as web_server
+
+    monkeypatch.setattr(web_server, "MAX_GAMES", 2)
+    with running_server() as (app, base):
+        first, second = new_game(base, seed=1), new_game(base, seed=2)
+        status, answer = call(base, "POST", "/api/games", {"game": "volle_wolle", "agents": ["random", "human"]})
+        assert status == 503
+        app.games[first["id"]].changed -= web_server.IDLE_SECONDS + 1  # the first has been idle for an hour
+        third = new_game(base, seed=3)
+        assert set(app.games) == {second["id"], third["id"]}
+
+
+def test_a_taken_port_is_a_one_line_error(capsys):
+    import socket
+
+    from meadowzoo.training import serve
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        with pytest.raises(SystemExit) as stopped:
+            serve.main(["--port", str(taken.getsockname()[1])])
+    assert stopped.value.code == 2
+    assert "cannot listen on" in capsys.readouterr().err

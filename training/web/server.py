@@ -23,6 +23,13 @@ GET      ``/api/replays/<id>/gif``            ``?first=&last=&frame_ms=`` the re
 
 Requests run in threads (``ThreadingHTTPServer``); each game has its own lock and its agents
 their own thread (:mod:`meadowzoo.training.web.session`), so games never wait for each other.
+
+Guards of a server meant for the person at this machine: a POST must say ``Content-Type:
+application/json`` (which a web page on another site cannot send without the browser asking first,
+and this server does not answer that question), and a server on a loopback address answers only
+requests whose ``Host`` is a loopback name (so a site whose name is re-pointed at 127.0.0.1 cannot
+reach it). Searches are capped at :data:`MAX_SIMULATIONS` simulations a decision, and a game that
+has not changed for :data:`IDLE_SECONDS` makes room when :data:`MAX_GAMES` are running.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import json
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -52,6 +60,9 @@ MAX_GAMES = 64  # games in progress at once
 KEEP_GAMES = 256  # games kept in all (finished ones stay for their pages and replays until then)
 MAX_REPLAYS = 16
 WAIT_SECONDS = 20.0
+MAX_SIMULATIONS = 20_000  # an mcts:N player's N here (one decision of mcts:10**8 would run for days)
+IDLE_SECONDS = 3600.0  # an unfinished game unchanged this long is closed when a new one needs its place
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def agent_choices(game: str) -> list[dict]:
@@ -85,12 +96,13 @@ class App:
         self.games: dict[str, GameSession] = {}
         self.replays: OrderedDict[str, replay.Replay] = OrderedDict()
         self.lock = threading.Lock()
+        self.starting = 0  # games being set up: they count against MAX_GAMES already
 
     # ---- games ------------------------------------------------------------------------------------
     def create_game(self, body: dict) -> dict:
         _only(body, {"game", "agents", "seed", "options"})
         game = body.get("game")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise RequestError(f"unknown game {game!r}; choose from {sorted(GAMES)}")
         specs = body.get("agents")
         counts = plugin(game).player_counts
@@ -99,22 +111,38 @@ class App:
         if len(specs) not in counts:
             raise RequestError(f"{plugin(game).title} is played by {counts[0]}..{counts[-1]} players, got {len(specs)} agents")
         for spec in specs:
-            if spec.partition(":")[0] not in agent_names(game):
+            name, _, parameter = spec.partition(":")
+            if name not in agent_names(game):
                 raise RequestError(f"unknown agent {spec!r} for {game}; choose from {agent_names(game)}")
+            if name == HUMAN and spec != HUMAN:  # a person's seat is "human"; human:… would read the server's terminal
+                raise RequestError(f"a person's seat is {HUMAN!r}, got {spec!r}")
+            simulations = parameter.partition(":")[0]
+            if name == "mcts" and simulations.isdigit() and int(simulations) > MAX_SIMULATIONS:
+                raise RequestError(f"{spec!r}: this server runs at most mcts:{MAX_SIMULATIONS} (simulations a decision)")
         seed = body.get("seed", secrets.randbelow(2**31))
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RequestError(f"seed must be a non-negative integer, got {seed!r}")
         options = body.get("options") or {}
         if not isinstance(options, dict) or "num_players" in options:
             raise RequestError("options must be an object of env options (the player count comes from agents)")
-        with self.lock:
-            if len([g for g in self.games.values() if not g.over]) >= MAX_GAMES:
-                raise RequestError(f"{MAX_GAMES} games are running; finish or delete one first", 503)
+        with self.lock:  # the place is taken here, so that requests at the same moment cannot pass the cap
+            running = [g for g in self.games.values() if not g.over]
+            if len(running) + self.starting >= MAX_GAMES:
+                idle = [g for g in running if time.time() - g.changed > IDLE_SECONDS]
+                if not idle:
+                    raise RequestError(f"{MAX_GAMES} games are running; finish or delete one first", 503)
+                oldest = min(idle, key=lambda g: g.changed)
+                oldest.close()
+                del self.games[oldest.id]
+            self.starting += 1
             game_id = secrets.token_hex(4)
         try:
             session = GameSession(game_id, game, specs, seed, {"num_players": len(specs), **options}, self.agent_delay)
         except (ValueError, TypeError, FileNotFoundError) as error:  # a bad option or agent file
             raise RequestError(f"cannot start the game: {error}") from None
+        finally:
+            with self.lock:
+                self.starting -= 1
         with self.lock:
             self.games[game_id] = session
             finished = sorted((g for g in self.games.values() if g.over), key=lambda g: g.created)
@@ -145,15 +173,30 @@ class App:
         return {path.parent.name: path for path in sorted(self.results_dir.glob("*/results.json"))}
 
     def results_list(self) -> list[dict]:
+        """The readable tournament files; one that is not a tournament result (half written, or
+        anything else) is left out rather than breaking the list."""
         out = []
         for name, path in self.results().items():
-            data = _read_json(path)
+            try:
+                data = _read_json(path)
+            except (OSError, ValueError, RecursionError):
+                continue
+            records = data.get("records") if isinstance(data, dict) else None
+            agents = data.get("agents") if isinstance(data, dict) else None
+            if not isinstance(records, list) or not isinstance(agents, list):
+                continue
             out.append({"name": name, "game": data.get("game"), "players": data.get("players"),
-                        "agents": data.get("agents"), "games": len(data.get("records") or [])})
+                        "agents": agents, "games": len(records)})
         return out
 
     def open_replay(self, body: dict) -> dict:
         _only(body, {"results", "index", "record", "game"})
+        given = [key for key in ("results", "record", "game") if key in body]
+        if len(given) > 1:
+            raise RequestError(f"say one thing to replay, got {given}")
+        for key in ("results", "game"):
+            if key in body and not isinstance(body[key], str):
+                raise RequestError(f"{key} must be a name (a string), got {body[key]!r}")
         if "results" in body:
             path = self.results().get(body["results"])
             if path is None:
@@ -168,8 +211,10 @@ class App:
             raise RequestError("say what to replay: {results, index}, {record} or {game}")
         try:
             loaded = made()
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise RequestError(str(error)) from None
+        except (KeyError, TypeError, AttributeError, IndexError) as error:  # a record of the wrong shape
+            raise RequestError(f"not a replayable game record ({type(error).__name__}: {error})") from None
         replay_id = secrets.token_hex(4)
         with self.lock:
             self.replays[replay_id] = loaded
@@ -203,6 +248,17 @@ def _read_json(path: Path) -> dict:
             _JSON_CACHE.clear()
         _JSON_CACHE[key] = json.loads(path.read_text())
     return _JSON_CACHE[key]
+
+
+def _loopback(host: str) -> bool:
+    return host in LOOPBACK_NAMES or host.startswith("127.")
+
+
+def _host_name(header: str) -> str:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` -> ``[::1]``)."""
+    if header.startswith("["):
+        return header.partition("]")[0] + "]"
+    return header.rpartition(":")[0] if ":" in header else header
 
 
 def _int(query: dict, name: str, default: int | None = None) -> int | None:
@@ -245,7 +301,10 @@ class Handler(BaseHTTPRequestHandler):
         parts = [p for p in url.path.split("/") if p]
         query = parse_qs(url.query)
         try:
-            body = self._body() if method == "POST" else None
+            # read whatever a request sends (only a POST's body means something), so that the next
+            # request on the connection starts where this one ends
+            body = self._body(parse=method == "POST")
+            self._guard(method)
             result = self._route(method, parts, query, body)
         except RequestError as error:
             self._send_json({"error": str(error)}, error.status)
@@ -258,18 +317,35 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._send_json(result)
 
-    def _body(self) -> Any:
+    def _guard(self, method: str) -> None:
+        """Refuse what another web site could make the person's browser send (see the module docstring)."""
+        if _loopback(str(self.server.server_address[0])):
+            host = _host_name(self.headers.get("Host") or "")
+            if not _loopback(host):
+                raise RequestError(f"this server answers requests to this machine only, not to host {host!r}", 403)
+        if method == "POST":
+            content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if content_type != "application/json":
+                raise RequestError(f"a POST sends JSON with Content-Type: application/json, got {content_type!r}", 415)
+
+    def _body(self, parse: bool = True) -> Any:
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
+            self.close_connection = True  # the rest of the request cannot be found: end the connection
             raise RequestError("Content-Length must be an integer") from None
-        if length > MAX_BODY:
+        if length > MAX_BODY or length < 0:
+            self.close_connection = True  # the body stays unread: the connection cannot carry another request
             raise RequestError(f"request body of {length} bytes is over the limit of {MAX_BODY}", 413)
         raw = self.rfile.read(length) if length > 0 else b""
+        if not raw or not parse:
+            return None
         try:
-            return json.loads(raw or b"null")
+            return json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise RequestError(f"the request body is not valid JSON: {error}") from None
+        except RecursionError:
+            raise RequestError("the request body is nested too deeply") from None
 
     def _route(self, method: str, parts: list[str], query: dict, body: Any) -> Any:
         app: App = self.server.app
@@ -346,6 +422,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, data: bytes, content_type: str, filename: str | None = None, status: int = HTTPStatus.OK) -> None:
         self.send_response(status)
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
@@ -360,11 +438,13 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True  # a waiting request never keeps the process alive
+    request_queue_size = 64  # a page's burst of requests is queued, not reset
 
     def __init__(self, address: tuple[str, int], app: App, verbose: bool = False) -> None:
-        super().__init__(address, Handler)
+        # set before the socket is bound: a failed bind calls server_close(), which reads them
         self.app = app
         self.verbose = verbose
+        super().__init__(address, Handler)
 
     def server_close(self) -> None:
         with self.app.lock:

@@ -66,6 +66,7 @@ class GameSession:
         self.error: str | None = None
         self.closed = False
         self.created = time.time()
+        self.changed = self.created  # when the game last changed (a move, an error), for idle games
         self.cond = threading.Condition()
         self.worker = threading.Thread(target=self._play_agents, name=f"agents-{game_id}", daemon=True)
         self.worker.start()
@@ -93,7 +94,8 @@ class GameSession:
             raise RequestError(f"seat must be an integer 0..{len(self.specs) - 1}, got {seat!r}")
         if self.tokens[seat] is None:
             raise RequestError(f"seat {seat} is played by the agent {self.specs[seat]!r}, not by a person", 403)
-        if not isinstance(token, str) or not secrets.compare_digest(token, self.tokens[seat]):
+        # compared as UTF-8 bytes: compare_digest refuses str with non-ASCII characters (a TypeError)
+        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), self.tokens[seat].encode()):
             raise RequestError(f"wrong or missing token for seat {seat}", 403)
         return seat
 
@@ -181,6 +183,7 @@ class GameSession:
         move.events = views.automatic_events(env)
         self.moves.append(move)
         self.version += 1
+        self.changed = time.time()
         self.cond.notify_all()
 
     def _play_agents(self) -> None:
@@ -196,7 +199,7 @@ class GameSession:
                 time.sleep(self.agent_delay)
             try:
                 action = int(self.agents[seat].act(twin, twin.possible_agents[seat]))
-            except Exception as error:  # an agent's failure stops this game only, with a message
+            except BaseException as error:  # an agent's failure (a SystemExit too) stops this game only, with a message
                 with self.cond:
                     self.error = f"agent {self.specs[seat]!r} at seat {seat} failed: {error!r}"
                     self.version += 1

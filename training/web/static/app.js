@@ -106,7 +106,8 @@ async function startGame(event) {
   const seed = $("seed").value.trim();
   if (seed !== "") {
     if (!/^\d+$/.test(seed)) return notice("the seed is a whole number (or empty: a random one)");
-    body = body.slice(0, -1) + `, "seed": ${seed}}`; // as typed: a long seed would round as a JS number
+    // as typed (a long seed would round as a JS number), without leading zeros (007 is no JSON number)
+    body = body.slice(0, -1) + `, "seed": ${seed.replace(/^0+(?=\d)/, "")}}`;
   }
   try {
     const created = await api("POST", "/api/games", body);
