@@ -52,7 +52,7 @@ import numpy as np
 from meadowzoo.agents.afterstate_value import input_options, with_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import checked_encoding, generate
-from meadowzoo.training.arguments import command_parser, layer_widths, seed_value
+from meadowzoo.training.arguments import check_writable, command_parser, layer_widths, seed_value
 from meadowzoo.training.fit_afterstate_value import baseline_bce, fit_with_td, save_value
 
 #: episode ids of one round stay below this (afterstate_data: game index * 8 + seat), so that the
@@ -133,6 +133,9 @@ def parse_args(argv: list[str] | None = None):
             ap.error(f"{name} must lie in [0, 1], got {value}")
     if not 0.0 < args.holdout < 1.0:
         ap.error(f"--holdout must lie in (0, 1), got {args.holdout}")
+    if not 0.0 < args.lr < float("inf"):  # NaN fails this too: before any game is played, not after
+        ap.error(f"--lr must be a finite number > 0, got {args.lr}")
+    check_writable(ap, "--out", args.out)
     if not args.budget_minutes > 0:
         ap.error(f"--budget-minutes must be positive, got {args.budget_minutes}")
     args.hidden = list(args.hidden)

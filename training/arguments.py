@@ -153,6 +153,31 @@ def program_name(module: str) -> str:
     return f"python -m meadowzoo.training.{module}"
 
 
+def stops_on_ctrl_c(main):
+    """A training command's ``main`` that, on Ctrl-C (in training or in a ladder's games, which raise
+    the tournament's ``Interrupted``), says how to go on and exits with status 130, without a traceback."""
+    import functools
+
+    @functools.wraps(main)
+    def wrapped(*args, **kwargs):
+        from meadowzoo.training.tournament import Interrupted
+
+        try:
+            return main(*args, **kwargs)
+        except (KeyboardInterrupt, Interrupted):
+            print("\ninterrupted: the same command resumes the run from its newest checkpoint", file=sys.stderr)
+            raise SystemExit(130) from None
+
+    return wrapped
+
+
+def command_error(module: str, message: str) -> None:
+    """Stop a command as argparse stops it for a bad value (one line on stderr, exit status 2), for
+    what only shows once the command runs (e.g. an --out that holds another run's checkpoint)."""
+    print(f"{program_name(module)}: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def command_parser(module: str, description: str, **kwargs) -> argparse.ArgumentParser:
     """The parser of the command line of ``meadowzoo.training.<module>``: named as it was started,
     defaults shown in ``--help``."""
@@ -224,11 +249,15 @@ def agent_problem(specs, game: str) -> str | None:
     return None
 
 
-def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, before_fork: bool = False) -> None:
+def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, before_fork: bool = False,
+                 people: bool = True) -> None:
     """Every agent spec of ``flag`` names an agent of ``game``; else an argparse error. With
     ``before_fork`` (the caller forks worker processes next) agents with a parameter, such as
-    ``policy:<file>``, are built in a fresh process (see :data:`ISOLATE_BEFORE_FORK`)."""
+    ``policy:<file>``, are built in a fresh process (see :data:`ISOLATE_BEFORE_FORK`). Without
+    ``people`` a ``human`` seat is refused: training's opponents, ladders and teachers play alone."""
     specs = list(specs)
+    if not people and "human" in specs:
+        parser.error(f"argument {flag}: 'human' plays at the terminal; {flag} needs agents that play by themselves")
     if before_fork and ISOLATE_BEFORE_FORK and any(":" in spec for spec in specs):
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context

@@ -49,7 +49,7 @@ import numpy as np
 from meadowzoo.agents.afterstate_value import FORMAT, InputVariant, input_options
 from meadowzoo.envs.haste_bock import afterstate as first_encoding
 from meadowzoo.training.afterstate_data import checked_encoding, generate
-from meadowzoo.training.arguments import command_parser, layer_widths, seed_value
+from meadowzoo.training.arguments import check_agents, check_writable, command_parser, layer_widths, seed_value
 
 
 def build_net(hidden: list[int], encoding: ModuleType | InputVariant = first_encoding):
@@ -275,10 +275,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.data is not None and not args.data.endswith(".npz"):
         ap.error(f"--data must name a .npz file, got {args.data!r}")
+    if args.td_rounds < 0:
+        ap.error(f"--td-rounds must be at least 0, got {args.td_rounds}")
+    if not 0.0 < args.lr < float("inf"):  # NaN fails this too: before the games are recorded, not after
+        ap.error(f"--lr must be a finite number > 0, got {args.lr}")
+    check_writable(ap, "--out", Path(args.out).parent)  # before hours of recording, not after
     args.pool = [tuple(p.split(",")) for p in (args.pool or ["strong,strong,greedy,random"])]
     for lineup in args.pool:
         if len(lineup) != args.players:
             ap.error(f"lineup {','.join(lineup)} has {len(lineup)} seats, --players is {args.players}")
+        check_agents(ap, "--pool", lineup, args.game, people=False)
+    check_agents(ap, "--viewer", [args.viewer], args.game, people=False)
     args.hidden = list(args.hidden)
     return args
 

@@ -127,6 +127,13 @@ class JaxTrainConfig:
             raise ValueError(f"score_shaping must be a number >= 0 (0: off), got {self.score_shaping!r}")
         if self.max_game_decisions < 0:
             raise ValueError("max_game_decisions must be >= 0 (0: never cut)")
+        for name, low, high in (("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0)):  # a discount above 1 diverges
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{name} must lie in [{low:g}, {high:g}], got {value!r}")
+        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
+                or not 0.0 < self.learning_rate < float("inf"):
+            raise ValueError(f"learning_rate must be a finite number > 0, got {self.learning_rate!r}")
         if not 0.5 <= self.snapshot_threshold <= 1.0:
             raise ValueError(f"snapshot_threshold must lie in [0.5, 1], got {self.snapshot_threshold}")
         if any(not isinstance(c, int) or isinstance(c, bool) or c < 1 for c in self.conv):

@@ -36,15 +36,16 @@ def _ci(ci: list[float] | None) -> str:
     return interval_text(ci)
 
 
-def _training_lines(labels) -> list[str]:
+def _training_lines(labels, root: Path = Path(".")) -> list[str]:
     """For every ``policy:<file>.pt`` or ``lookahead:<file>.pt`` agent with a ``<file>.json``
     training record (written by ``meadowzoo.training.ship``): how it was trained — command, seed, timesteps
-    (or recorded games), wall time, cores."""
+    (or recorded games), wall time, cores. A relative ``<file>`` is read from ``root``, the folder
+    the tournaments were run from (the results folder's parent), whatever the current folder."""
     lines = []
     for label in labels:
         if not label.startswith(("policy:", "lookahead:")):
             continue
-        record_path = Path(label.split(":")[1]).with_suffix(".json")
+        record_path = root / Path(label.split(":")[1]).with_suffix(".json")
         if not record_path.exists():
             continue
         record = json.loads(record_path.read_text())
@@ -64,7 +65,7 @@ def _training_lines(labels) -> list[str]:
     return lines
 
 
-def result_section(result: dict, path: str) -> str:
+def result_section(result: dict, path: str, root: Path = Path(".")) -> str:
     """Markdown for one stored tournament."""
     per = result["per_agent"]
     heading = f"#### {result['game']}, {result['players']} players, {result['games']} games"
@@ -87,7 +88,7 @@ def result_section(result: dict, path: str) -> str:
             f"| {number_text(s['mean_margin'], '+.2f')} {_ci(s['mean_margin_ci'])} "
             f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
             f"| {result['seconds_per_decision'][label]:.4f} |")
-    lines += _training_lines(per)
+    lines += _training_lines(per, root)
     pairs = [h for h in result["head_to_head"].values() if list(per).index(h["a"]) < list(per).index(h["b"])]
     if pairs:
         lines += ["", "| A | B | meetings | A placed better [95% CI] | significant |", "|---|---|---|---|---|"]
@@ -105,7 +106,9 @@ def render(results_dir: Path, root: Path) -> str:
         return "No stored results yet."
     results = [(json.loads(f.read_text()), f) for f in files]
     results.sort(key=lambda item: (item[0]["game"], item[0]["players"], str(item[1])))
-    return "\n\n".join(result_section(r, Path(os.path.relpath(f, root)).as_posix()) for r, f in results)
+    # agents' files are named relative to the folder the tournaments ran from: the results folder's parent
+    runs_from = results_dir.resolve().parent
+    return "\n\n".join(result_section(r, Path(os.path.relpath(f, root)).as_posix(), runs_from) for r, f in results)
 
 
 def update(readme: Path, results_dir: Path, check: bool = False) -> bool:

@@ -80,26 +80,46 @@ def jax_training_record(run: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Copy a run's policy and its training record into the repo.")
-    parser.add_argument("run", type=Path)
+    from meadowzoo.training.arguments import command_parser
+
+    parser = command_parser("ship", "Copy a run's policy and its training record into the repo.")
+    parser.add_argument("run", type=Path, help="the run directory (train, train_jax or fit_afterstate_value --out)")
     parser.add_argument("dest", type=Path, help="destination without suffix, e.g. agents/trained/volle_wolle_2p")
     args = parser.parse_args(argv)
-    args.dest.parent.mkdir(parents=True, exist_ok=True)
-    suffix = ".pt"
+    # the kind of run, its weights and its record are all read before anything is written: a run that
+    # lacks a file (stopped before its end) never leaves a new weights file beside an old record
     if (args.run / "value.pt").exists():  # an afterstate value for the lookahead player
-        shutil.copyfile(args.run / "value.pt", args.dest.with_suffix(".pt"))
-        record = json.loads((args.run / "value.json").read_text())
-    elif (args.run / "policy.npz").exists():  # a network of the compiled JAX trainer (plays without JAX)
-        suffix = ".npz"
-        shutil.copyfile(args.run / "policy.npz", args.dest.with_suffix(suffix))
-        record = jax_training_record(args.run)
-    else:
-        shutil.copyfile(args.run / "policy.pt", args.dest.with_suffix(".pt"))
-        record = training_record(args.run)
+        source, suffix, make_record, needs = args.run / "value.pt", ".pt", None, ["value.json"]
+    elif any((args.run / name).exists() for name in ("policy.npz", "current.npz")):  # a run of train_jax
+        source, suffix, make_record, needs = args.run / "policy.npz", ".npz", jax_training_record, \
+            ["policy.npz", "final.json"]
+    else:  # Stable-Baselines3's train
+        source, suffix, make_record, needs = args.run / "policy.pt", ".pt", training_record, \
+            ["policy.pt", "command.json", "state.json", "final.json"]
+    missing = [name for name in needs if not (args.run / name).is_file()]
+    if not args.run.is_dir() or missing:
+        parser.error(f"argument run: {args.run} is no finished run: {', '.join(missing) or 'no such directory'} missing")
+    try:
+        record = _json(args.run / "value.json", parser) if make_record is None else make_record(args.run)
+    except (KeyError, TypeError, ValueError) as error:
+        parser.error(f"argument run: {args.run}'s records are incomplete ({type(error).__name__}: {error})")
     # checked whenever the shipped file is loaded (meadowzoo.agents.shipped.verify_recorded_sha256)
-    record["sha256"] = file_sha256(args.dest.with_suffix(suffix))
-    args.dest.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
-    print(f"shipped {args.dest.with_suffix(suffix)} and {args.dest.with_suffix('.json')}")
+    record["sha256"] = file_sha256(source)
+    args.dest.parent.mkdir(parents=True, exist_ok=True)
+    weights, record_file = args.dest.with_suffix(suffix), args.dest.with_suffix(".json")
+    staged = [(Path(f"{weights}.partial"), weights), (Path(f"{record_file}.partial"), record_file)]
+    shutil.copyfile(source, staged[0][0])
+    staged[1][0].write_text(json.dumps(record, indent=2) + "\n")
+    for partial, final in staged:
+        partial.replace(final)
+    print(f"shipped {weights} and {record_file}")
+
+
+def _json(path: Path, parser: argparse.ArgumentParser) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        parser.error(f"argument run: cannot read {path}: {error}")
 
 
 if __name__ == "__main__":

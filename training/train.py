@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -45,8 +46,9 @@ import numpy as np
 
 from meadowzoo.agents.advice import ADVICE_KINDS
 from meadowzoo.training.arguments import (
-    add_game_arguments, check_agents, check_game_arguments, command_parser, non_negative_float, positive_float,
-    positive_int, program_name, share,
+    add_game_arguments, check_agents, check_game_arguments, check_writable, command_error, command_parser,
+    non_negative_float, stops_on_ctrl_c,
+    positive_float, positive_int, program_name, share,
 )
 
 DEFAULT_OUT = "runs"
@@ -237,7 +239,9 @@ def parse_args(argv=None):
     args.env_options = check_game_arguments(parser, args)
     for flag, value in (("--opponents", args.opponents), ("--ladder", args.ladder), ("--imitate", args.imitate)):
         if value:
-            check_agents(parser, flag, value.split(","), args.game)
+            check_agents(parser, flag, value.split(","), args.game, people=False)
+    if args.out is not None:
+        check_writable(parser, "--out", args.out)
     return args
 
 
@@ -249,6 +253,7 @@ def split_backend(argv=None) -> tuple[str, list[str]]:
     return known.backend, rest
 
 
+@stops_on_ctrl_c
 def main(argv=None) -> dict:
     backend, rest = split_backend(argv)
     if backend == "jax":  # the compiled trainer (same vocabulary, its own settings: see its --help)
@@ -276,11 +281,23 @@ def main(argv=None) -> dict:
         checkpoints.discard(out)
         for stale in ("evaluations.csv", "state.json", "final.json"):
             (out / stale).unlink(missing_ok=True)
+        shutil.rmtree(out / "tb", ignore_errors=True)  # the discarded run's curves would be drawn with the new one's
     if (out / "checkpoint.zip").exists():
         print(f"ignoring {out / 'checkpoint.zip'}: an old pickled checkpoint is never loaded (it could run code)")
     found = checkpoints.latest(out)
-    if found:  # the checkpoint's network decides whether the observation carries advice
-        args.advice = found.settings["advice"]
+    # what the network was trained on: a checkpoint of another game, player count or env options is
+    # not this run's (Haste Bock?'s networks fit every player count, so the sizes alone do not tell)
+    run = {"game": args.game, "players": args.players, "options": args.env_options}
+    if found:
+        recorded = found.state.get("run")  # absent in checkpoints made before it was recorded
+        differing = [key for key in run if recorded is not None and recorded.get(key) != run[key]]
+        if differing:
+            command_error("train", f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ: "
+                                   f"{ {k: recorded.get(k) for k in differing} }); use the same settings to resume, "
+                                   "--fresh to start over, or another --out")
+        args.advice = found.settings["advice"]  # the checkpoint's network decides whether the observation carries advice
+        if args.imitate:
+            print(f"--imitate {args.imitate} is ignored: the run resumes from its checkpoint (cloning happens at its start)")
     atomic_write_json(out / "command.json", command)
     vec = build_vec_env(args.game, args.players, config.opponents, config.fixed_share, args.n_envs,
                         args.env_options, advice=args.advice)
@@ -301,7 +318,8 @@ def main(argv=None) -> dict:
             print("the checkpoint's PPO settings are kept, not this command's: " + ", ".join(
                 f"{name}={settings.get(name)} (asked {asked[name]})" for name in ignored))
     else:
-        state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": []}
+        state = {"timesteps": 0, "snapshots": [], "started": time.time(), "elapsed_before": 0.0, "invocations": [],
+                 "run": run}
         settings = ppo_settings(config, args.advice)
         model = build_model(settings, vec, args.seed, out)
         if args.imitate:

@@ -35,14 +35,15 @@ comes from the key in the training state, and the evaluation games are seeded by
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from meadowzoo.agents.mlp_policy import ACTIVATIONS
 from meadowzoo.training.arguments import (
-    add_game_arguments, check_agents, check_game_arguments, command_parser, layer_widths, non_negative_float,
-    non_negative_int, positive_float, positive_int,
+    add_game_arguments, check_agents, check_game_arguments, check_writable, command_error, command_parser, layer_widths,
+    non_negative_float, non_negative_int, positive_float, positive_int, stops_on_ctrl_c,
 )
 from meadowzoo.training.jax_config import SAMPLERS, TRUNCATION_SCORING, as_recorded, jax_config_for
 
@@ -54,7 +55,7 @@ OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
 #: the loop's own settings (evaluation, checkpoints) may change between invocations
-RUN_KEYS = ("game", "players", "seed", "config")
+RUN_KEYS = ("game", "players", "seed", "config", "options")
 LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every", "eval_as")
 
 
@@ -125,7 +126,7 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
             parser.error(f"argument --devices: JAX has {have} CPU device(s), not {args.devices} (it started before the flag was read)")
     args.env_options = check_game_arguments(parser, args)
     if args.ladder:
-        check_agents(parser, "--ladder", args.ladder.split(","), args.game)
+        check_agents(parser, "--ladder", args.ladder.split(","), args.game, people=False)
     import meadowzoo.jax
 
     if args.game not in meadowzoo.jax.available():
@@ -138,6 +139,12 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
         parser.error(f"the JAX trainer needs the jax extra (pip install 'meadowzoo[jax]'): {error}")
     if args.conv and engine.board_shape is None:
         parser.error(f"argument --conv: {args.game}'s observation has no board planes to convolve")
+    try:  # the settings' own checks (sizes that must divide, ranges), before anything is built
+        settings(args)
+    except ValueError as error:
+        parser.error(f"the trainer settings: {error}")
+    if args.out is not None:
+        check_writable(parser, "--out", args.out)
     return args
 
 
@@ -177,6 +184,7 @@ def crossed(steps: int, done: int, every: int) -> bool:
     return steps // every > (steps - done) // every
 
 
+@stops_on_ctrl_c
 def main(argv=None, prog: str | None = None) -> dict:
     args = parse_args(argv, prog)
     from tqdm import tqdm
@@ -192,8 +200,9 @@ def main(argv=None, prog: str | None = None) -> dict:
         checkpoints.discard(out)
         for stale in ("evaluations.csv", "final.json", "policy.npz", "current.npz"):
             (out / stale).unlink(missing_ok=True)
+        shutil.rmtree(out / "tb", ignore_errors=True)  # the discarded run's curves would be drawn with the new one's
     run = {"game": args.game, "players": args.players, "seed": args.seed,
-           "config": {k: v for k, v in config.as_dict().items() if k not in LOOP_FIELDS}}
+           "config": {k: v for k, v in config.as_dict().items() if k not in LOOP_FIELDS}, "options": args.env_options}
     runner = trainer.setup(args.seed)
     state = {"evaluations": [], "wall_seconds": 0.0, "argv": [argv if argv is not None else sys.argv[1:]]}
     steps = 0
@@ -203,18 +212,23 @@ def main(argv=None, prog: str | None = None) -> dict:
         recorded = dict(meta.get("run", {}))
         if isinstance(recorded.get("config"), dict):  # a checkpoint older than a setting had its old value
             recorded["config"] = as_recorded(recorded["config"])
-        differing = [key for key in RUN_KEYS if recorded.get(key) != run[key]]
+        # (checkpoints made before the env options were recorded hold none: those are not compared)
+        differing = [key for key in RUN_KEYS if (key in recorded or key != "options") and recorded.get(key) != run[key]]
         if differing:
-            raise ValueError(f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
-                             "use the same settings to resume, --fresh to start over, or another --out")
+            command_error("train_jax", f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
+                                       "use the same settings to resume, --fresh to start over, or another --out")
         runner = trainer.scattered(jax_checkpoints.restore(trainer.gathered(runner), leaves))
         steps, state = meta["timesteps"], meta["state"]
         state["argv"].append(argv if argv is not None else sys.argv[1:])
-        # An evaluation made only because the previous invocation stopped at its own, smaller target is
-        # not part of the schedule: drop it, so a run resumed in parts logs what one whole run logs.
-        unscheduled = state.pop("unscheduled_evaluation", None)
-        state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
-        atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
+        if not args.quiet:
+            print(f"resuming {out} at {steps} learner steps")
+        if steps < args.timesteps:
+            # An evaluation made only because the previous invocation stopped at its own, smaller target
+            # is not part of the schedule: drop it, so a run resumed in parts logs what one whole run
+            # logs. (A run that is already done keeps it: nothing follows.)
+            unscheduled = state.pop("unscheduled_evaluation", None)
+            state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
+            atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
     target = args.timesteps
     writer = tensorboard_writer(out / "tb")
     bar = tqdm(total=target, initial=min(steps, target), unit="step", disable=args.quiet, dynamic_ncols=True)
@@ -250,6 +264,7 @@ def main(argv=None, prog: str | None = None) -> dict:
             atomic_write_csv(out / "evaluations.csv", state["evaluations"])
             if not args.quiet:
                 bar.write(f"[{steps}] " + ", ".join(f"{k}={v}" for k, v in row.items()))
+        state["last_metrics"] = metrics  # a rerun of the finished command reports them again
         if crossed(steps, done, config.checkpoint_every) or steps >= target:
             jax_checkpoints.save(trainer.gathered(runner), out, steps, {"run": run, "updates": state["updates"], "state": state})
     bar.close()
@@ -257,7 +272,8 @@ def main(argv=None, prog: str | None = None) -> dict:
         writer.close()
     policy = export(out / "policy.npz", trainer, runner, args, config, steps)
     final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
-             "last_metrics": metrics, "evaluations": state["evaluations"], "argv": state["argv"]}
+             "last_metrics": metrics or state.get("last_metrics", {}), "evaluations": state["evaluations"],
+             "argv": state["argv"]}
     atomic_write_json(out / "final.json", final)
     if not args.quiet:
         print(f"{steps} learner steps in {state['wall_seconds']:.0f} s; policy {policy}")

@@ -115,3 +115,69 @@ def test_a_killed_run_resumes_losing_at_most_one_interval_and_leaves_no_processe
     assert state["invocations"][-1]["from_timesteps"] == found.timesteps
     steps = _steps(out)
     assert steps == sorted(set(steps))  # the killed run's later rows were cut, none doubled
+
+
+def test_a_checkpoint_of_another_player_count_or_options_is_not_resumed(tmp_path, capsys):
+    """Haste Bock?'s networks fit every player count, so the sizes cannot tell: the run's own record does."""
+    from meadowzoo.training import train
+
+    out = tmp_path / "run"
+    train.main(TINY + ["--timesteps", "64", "--out", str(out)])
+    command = (out / "command.json").read_text()
+    for other in (["--players", "3"], ["--option", "max_turns=300"]):
+        with pytest.raises(SystemExit) as stopped:
+            train.main(TINY + ["--timesteps", "128", "--out", str(out)] + other)
+        assert stopped.value.code == 2 and "other settings" in capsys.readouterr().err
+    assert (out / "command.json").read_text() == command  # a refused command leaves the record alone
+    (out / "tb").mkdir(exist_ok=True)
+    (out / "tb" / "old.events").write_text("x")
+    train.main(TINY + ["--timesteps", "64", "--out", str(out), "--fresh"])
+    assert not (out / "tb" / "old.events").exists()
+
+
+@pytest.mark.parametrize("flag", ["--opponents", "--ladder", "--imitate"])
+def test_a_person_cannot_be_a_training_opponent_teacher_or_ladder_rung(flag, capsys):
+    from meadowzoo.training import train
+
+    with pytest.raises(SystemExit) as stopped:
+        train.main(TINY + ["--timesteps", "64", flag, "human"])
+    assert stopped.value.code == 2 and "plays at the terminal" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_ladder_is_exit_status_130_without_a_traceback(capsys):
+    from meadowzoo.training.arguments import stops_on_ctrl_c
+    from meadowzoo.training.tournament import Interrupted
+
+    @stops_on_ctrl_c
+    def interrupted_in_a_ladder():
+        raise Interrupted([])
+
+    with pytest.raises(SystemExit) as stopped:
+        interrupted_in_a_ladder()
+    assert stopped.value.code == 130 and "resumes the run" in capsys.readouterr().err
+
+
+def test_ship_leaves_a_shipped_agent_alone_when_the_run_is_unfinished(tmp_path, capsys):
+    from meadowzoo.training import ship, train
+
+    run = tmp_path / "run"
+    train.main(TINY + ["--timesteps", "64", "--out", str(run)])
+    dest = tmp_path / "shipped" / "agent"
+    ship.main([str(run), str(dest)])
+    before = {p.name: p.read_bytes() for p in dest.parent.iterdir()}
+    (run / "final.json").unlink()  # a run stopped during its final ladder
+    with pytest.raises(SystemExit) as stopped:
+        ship.main([str(run), str(dest)])
+    assert stopped.value.code == 2 and "final.json" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in dest.parent.iterdir()} == before
+    with pytest.raises(SystemExit):
+        ship.main([str(tmp_path / "nothing"), str(dest)])
+
+
+def test_results_read_the_agents_records_whatever_the_current_folder(tmp_path, monkeypatch):
+    from meadowzoo.training import results
+
+    expected = results.render(ROOT / "results", ROOT / "results")
+    assert "was trained with" in expected
+    monkeypatch.chdir(tmp_path)
+    assert results.render(ROOT / "results", ROOT / "results") == expected
