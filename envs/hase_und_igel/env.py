@@ -23,7 +23,7 @@ Rules: `docs/rules/hase_und_igel.md` (ids HUI-1 … HUI-30); the forward model i
 | option | default | meaning |
 |---|---|---|
 | `num_players` | 4 | 2–6 players |
-| `two_runners` | True | with 2 players: each player has two runners sharing 98 carrots and 5 lettuces (HUI-5/30); False = the 1-runner duel (68 carrots, 3 lettuces) |
+| `two_runners` | True | with 2 players: each player has two runners sharing 98 carrots and 5 lettuces (HUI-5/30); False = the 1-runner duel (68 carrots, 3 lettuces); with 3+ players one runner each, whatever it says |
 | `teams` | None | `"2x2"` (4 players), `"3x2"` or `"2x3"` (6 players): seats alternate teams (HUI-29) |
 | `chain_hare_cards` | False | arriving on a hare square through a card draws another card (HUI-13 DECISION) |
 | `reshuffle_deck` | False | drawn hare cards are discarded and reshuffled when the deck is empty (HUI-2 option) |

@@ -419,3 +419,24 @@ def test_a_taken_port_is_a_one_line_error(capsys):
             serve.main(["--port", str(taken.getsockname()[1])])
     assert stopped.value.code == 2
     assert "cannot listen on" in capsys.readouterr().err
+
+
+def test_a_client_that_stops_halfway_frees_its_thread(monkeypatch):
+    import socket
+    from urllib.parse import urlsplit
+
+    from meadowzoo.training.web.server import Handler
+
+    monkeypatch.setattr(Handler, "timeout", 0.5)
+    with running_server() as (app, base):
+        url = urlsplit(base)
+        with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"game\"")  # and then nothing more
+            start = time.time()
+            answer = b""
+            while chunk := sock.recv(65536):  # until the server closes the connection
+                answer += chunk
+            assert time.time() - start < 5
+            assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive" in answer
+        assert call(base, "GET", "/api/meta")[0] == 200

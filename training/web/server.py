@@ -276,6 +276,9 @@ class Handler(BaseHTTPRequestHandler):
 
     server_version = "meadowzoo"
     protocol_version = "HTTP/1.1"
+    # a client that stops sending (half a request, an idle kept-alive connection) frees its thread after
+    # this many seconds; a long poll waits on the server's side, not on the socket
+    timeout = 60.0
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet unless asked (--verbose)
         if getattr(self.server, "verbose", False):
@@ -294,7 +297,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send_json({"error": f"method {self.command} is not used here: GET, POST or DELETE"},
                         HTTPStatus.METHOD_NOT_ALLOWED)
 
-    do_PATCH = do_PUT
+    do_PATCH = do_OPTIONS = do_PUT  # OPTIONS too: no cross-site "preflight" is ever granted
 
     def _answer(self, method: str) -> None:
         url = urlsplit(self.path)
@@ -337,7 +340,11 @@ class Handler(BaseHTTPRequestHandler):
         if length > MAX_BODY or length < 0:
             self.close_connection = True  # the body stays unread: the connection cannot carry another request
             raise RequestError(f"request body of {length} bytes is over the limit of {MAX_BODY}", 413)
-        raw = self.rfile.read(length) if length > 0 else b""
+        try:
+            raw = self.rfile.read(length) if length > 0 else b""
+        except OSError:  # the socket's timeout: the client stopped sending
+            self.close_connection = True
+            raise RequestError(f"the request body did not arrive within {self.timeout:g} s", 408) from None
         if not raw or not parse:
             return None
         try:
