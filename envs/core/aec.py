@@ -257,6 +257,8 @@ class MeadowEnv(AECEnv, EzPickle):
         agent to act until no agent is left, at most ``max_iter`` times. Its iterator is a
         generator, which costs less per step than PettingZoo's iterator object (a Python
         ``__next__`` call)."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("agent_iter"))
         return _AgentIterable(self, max_iter)
 
     def step(self, action: Any) -> None:
@@ -481,6 +483,8 @@ class MeadowEnv(AECEnv, EzPickle):
 
     def clone(self) -> "MeadowEnv":
         """An independent raw env in the same state (render mode and options kept)."""
+        if self._needs_reset:
+            raise RuntimeError(before_reset("clone"))
         twin = object.__new__(type(self))  # not copy.copy: EzPickle would rebuild a fresh env
         twin.__dict__.update(self.__dict__)
         twin.game = self.game.clone()

@@ -89,3 +89,11 @@ def test_an_unknown_option_is_a_value_error_naming_every_option_the_env_takes(ga
         game_module(game).raw_env(bogus=1)
     for setting in ("max_turns", "truncation_scoring", "render_mode", "num_players"):
         assert setting in str(caught.value)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_agent_iter_and_clone_before_reset_say_to_reset(game):
+    env = game_module(game).raw_env(num_players=2)
+    for call in (env.agent_iter, env.clone):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
