@@ -84,8 +84,10 @@ def start(game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any]
     if len(specs) != len(agents):
         raise ValueError(f"{game} with {options} has {len(agents)} seats, got {len(specs)} agents")
     players = {agent: make_agent(spec, game, seed=int(s)) for agent, spec, s in zip(agents, specs, seeds(seed, len(agents)))}
-    for player in players.values():
+    for seat, player in players.items():
         player.reset()
+        if hasattr(player, "check_fits"):  # a network made for another player count: say so before the first move
+            player.check_fits(env, env.observe(seat)["observation"])
     return env, players
 
 

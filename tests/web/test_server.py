@@ -440,3 +440,10 @@ def test_a_client_that_stops_halfway_frees_its_thread(monkeypatch):
             assert time.time() - start < 5
             assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive" in answer
         assert call(base, "GET", "/api/meta")[0] == 200
+
+
+def test_a_policy_for_another_player_count_is_refused_when_the_game_starts(server):
+    app, base = server
+    status, answer = call(base, "POST", "/api/games", {
+        "game": "volle_wolle", "agents": ["human", "policy:agents/trained/volle_wolle_2p.pt", "random", "random"]})
+    assert status == 400 and "was trained for 2 players" in answer["error"]
