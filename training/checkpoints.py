@@ -194,3 +194,24 @@ def restore(model, checkpoint: Checkpoint) -> None:
 def discard(out: str | Path) -> None:
     """Remove every checkpoint of a run (``--fresh``)."""
     shutil.rmtree(Path(out) / FOLDER, ignore_errors=True)
+
+
+def start_afresh(out: str | Path, outputs: tuple[str, ...]) -> None:
+    """``--fresh``: remove a run's checkpoints, the given output files and its TensorBoard curves
+    (``tb/``, which would otherwise be drawn together with the new run's)."""
+    out = Path(out)
+    discard(out)
+    for name in outputs:
+        (out / name).unlink(missing_ok=True)
+    shutil.rmtree(out / "tb", ignore_errors=True)
+
+
+def other_settings(recorded: dict, run: dict, optional: tuple[str, ...] = ()) -> list[str]:
+    """The settings of ``run`` that a checkpoint's ``recorded`` ones contradict; an ``optional``
+    setting that the checkpoint does not record (it is older than the setting) is not compared."""
+    return [key for key in run if (key in recorded or key not in optional) and recorded.get(key) != run[key]]
+
+
+def other_run_message(out: str | Path, differing: list[str]) -> str:
+    return (f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
+            "use the same settings to resume, --fresh to start over, or another --out")

@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -47,8 +46,7 @@ import numpy as np
 from meadowzoo.agents.advice import ADVICE_KINDS
 from meadowzoo.training.arguments import (
     add_game_arguments, check_agents, check_game_arguments, check_writable, command_error, command_parser,
-    non_negative_float, stops_on_ctrl_c,
-    positive_float, positive_int, program_name, share,
+    non_negative_float, positive_float, positive_int, program_name, share, stops_on_ctrl_c,
 )
 
 DEFAULT_OUT = "runs"
@@ -278,10 +276,7 @@ def main(argv=None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     command = {"argv": argv if argv is not None else sys.argv[1:], "args": {k: v for k, v in vars(args).items() if k != "env_options"}, "config": config.as_dict()}
     if args.fresh:
-        checkpoints.discard(out)
-        for stale in ("evaluations.csv", "state.json", "final.json"):
-            (out / stale).unlink(missing_ok=True)
-        shutil.rmtree(out / "tb", ignore_errors=True)  # the discarded run's curves would be drawn with the new one's
+        checkpoints.start_afresh(out, ("evaluations.csv", "state.json", "final.json"))
     if (out / "checkpoint.zip").exists():
         print(f"ignoring {out / 'checkpoint.zip'}: an old pickled checkpoint is never loaded (it could run code)")
     found = checkpoints.latest(out)
@@ -289,12 +284,10 @@ def main(argv=None) -> dict:
     # not this run's (Haste Bock?'s networks fit every player count, so the sizes alone do not tell)
     run = {"game": args.game, "players": args.players, "options": args.env_options}
     if found:
-        recorded = found.state.get("run")  # absent in checkpoints made before it was recorded
-        differing = [key for key in run if recorded is not None and recorded.get(key) != run[key]]
+        # (absent in checkpoints made before it was recorded: then nothing is compared)
+        differing = checkpoints.other_settings(found.state.get("run", {}), run, optional=tuple(run))
         if differing:
-            command_error("train", f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ: "
-                                   f"{ {k: recorded.get(k) for k in differing} }); use the same settings to resume, "
-                                   "--fresh to start over, or another --out")
+            command_error("train", checkpoints.other_run_message(out, differing))
         args.advice = found.settings["advice"]  # the checkpoint's network decides whether the observation carries advice
         if args.imitate:
             print(f"--imitate {args.imitate} is ignored: the run resumes from its checkpoint (cloning happens at its start)")

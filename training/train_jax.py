@@ -35,7 +35,6 @@ comes from the key in the training state, and the evaluation games are seeded by
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -53,9 +52,7 @@ OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "
              "ent_coef", "gamma", "conv", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
              "truncation_scoring", "score_shaping", "passes_per_step", "opponents_in_first_pass", "sampler",
              "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
-#: settings a resumed run must share with its checkpoint (the training state's shapes and meaning);
-#: the loop's own settings (evaluation, checkpoints) may change between invocations
-RUN_KEYS = ("game", "players", "seed", "config", "options")
+#: the loop's own settings (evaluation, checkpoints): they may change between invocations of a run
 LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every", "eval_as")
 
 
@@ -197,10 +194,8 @@ def main(argv=None, prog: str | None = None) -> dict:
     out = Path(args.out or f"{DEFAULT_OUT}/{args.game}-{args.players}p-jax-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     if args.fresh:
-        checkpoints.discard(out)
-        for stale in ("evaluations.csv", "final.json", "policy.npz", "current.npz"):
-            (out / stale).unlink(missing_ok=True)
-        shutil.rmtree(out / "tb", ignore_errors=True)  # the discarded run's curves would be drawn with the new one's
+        checkpoints.start_afresh(out, ("evaluations.csv", "final.json", "policy.npz", "current.npz"))
+    # what a resumed run must share with its checkpoint (the training state's shapes and meaning)
     run = {"game": args.game, "players": args.players, "seed": args.seed,
            "config": {k: v for k, v in config.as_dict().items() if k not in LOOP_FIELDS}, "options": args.env_options}
     runner = trainer.setup(args.seed)
@@ -213,10 +208,9 @@ def main(argv=None, prog: str | None = None) -> dict:
         if isinstance(recorded.get("config"), dict):  # a checkpoint older than a setting had its old value
             recorded["config"] = as_recorded(recorded["config"])
         # (checkpoints made before the env options were recorded hold none: those are not compared)
-        differing = [key for key in RUN_KEYS if (key in recorded or key != "options") and recorded.get(key) != run[key]]
+        differing = checkpoints.other_settings(recorded, run, optional=("options",))
         if differing:
-            command_error("train_jax", f"{out} holds a checkpoint of other settings ({', '.join(differing)} differ); "
-                                       "use the same settings to resume, --fresh to start over, or another --out")
+            command_error("train_jax", checkpoints.other_run_message(out, differing))
         runner = trainer.scattered(jax_checkpoints.restore(trainer.gathered(runner), leaves))
         steps, state = meta["timesteps"], meta["state"]
         state["argv"].append(argv if argv is not None else sys.argv[1:])

@@ -359,8 +359,7 @@ class MeadowEnv(AECEnv, EzPickle):
                 "illegal move?). Pickling and copy.deepcopy still work.")
         return self.snapshot_of(self.game.to_dict(), self.agents, self._cumulative_rewards, self.last_action)
 
-    @staticmethod
-    def expected_rewards(game: Game, agents: list[str], max_turns: int, truncation_scoring: str) -> dict[str, float]:
+    def expected_rewards(self, game: Game, agents: list[str], max_turns: int, truncation_scoring: str) -> dict[str, float]:
         """The cumulative rewards the rules give ``agents`` in ``game``'s state: 0 while the game
         runs, the rank rewards once it ended (until the agent leaves), 0 or the standing's rewards
         once ``max_turns`` cut it (``truncation_scoring``)."""
@@ -370,7 +369,7 @@ class MeadowEnv(AECEnv, EzPickle):
             final = standing_rewards(game)
         else:
             final = [0.0] * game.num_agents
-        return {a: final[int(a.rpartition("_")[2])] for a in agents}
+        return {a: final[self._agent_index[a]] for a in agents}
 
     def snapshot_of(self, game: dict, agents: list[str], cumulative_rewards: dict[str, float],
                     last_action: tuple[str, int] | None = None) -> dict:

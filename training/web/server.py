@@ -116,8 +116,7 @@ class App:
                 raise RequestError(f"unknown agent {spec!r} for {game}; choose from {agent_names(game)}")
             if name == HUMAN and spec != HUMAN:  # a person's seat is "human"; human:… would read the server's terminal
                 raise RequestError(f"a person's seat is {HUMAN!r}, got {spec!r}")
-            simulations = parameter.partition(":")[0]
-            if name == "mcts" and simulations.isdigit() and int(simulations) > MAX_SIMULATIONS:
+            if name == "mcts" and _simulations(parameter, game) > MAX_SIMULATIONS:
                 raise RequestError(f"{spec!r}: this server runs at most mcts:{MAX_SIMULATIONS} (simulations a decision)")
         seed = body.get("seed", secrets.randbelow(2**31))
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -248,6 +247,17 @@ def _read_json(path: Path) -> dict:
             _JSON_CACHE.clear()
         _JSON_CACHE[key] = json.loads(path.read_text())
     return _JSON_CACHE[key]
+
+
+def _simulations(parameter: str, game: str) -> int:
+    """The simulations a decision of ``mcts:<parameter>`` (0 for a spec its own parser refuses:
+    starting the game reports that)."""
+    from meadowzoo.agents.mcts import parse_spec
+
+    try:
+        return parse_spec(parameter or None, game, 0).simulations
+    except ValueError:
+        return 0
 
 
 def _loopback(host: str) -> bool:
