@@ -5,7 +5,8 @@ numbered list of legal actions by their readable names, and types either a numbe
 or an action's name (as ``env.string_to_action`` reads it, case and spacing free). Anything else —
 an unknown name, an illegal action, a number off the list — is answered with a short message and
 the question is asked again. ``quit`` (or ``q``, ``exit``, or the end of input) stops the game
-with :class:`HumanQuit`, a ``SystemExit`` that command lines end on cleanly.
+with :class:`HumanQuit`, a ``SystemExit`` that command lines end on cleanly (exit status 0 after
+``quit``, 1 when the input ended before the game: a script's piped moves ran out).
 
 A *narrator* (``narrator=``, or set later as ``agent.narrator``; :mod:`meadowzoo.training.play`
 gives every human seat its game's :class:`meadowzoo.training.narration.MoveLog`) adds, before each
@@ -26,7 +27,12 @@ QUIT_WORDS = ("quit", "q", "exit")
 
 
 class HumanQuit(SystemExit):
-    """The person asked to stop the game."""
+    """The person asked to stop the game (``input_ended``: the input ran out before the game did,
+    which a command line reports with exit status 1, unlike a ``quit``)."""
+
+    def __init__(self, message: str, input_ended: bool = False) -> None:
+        super().__init__(message)
+        self.input_ended = input_ended
 
 
 class HumanAgent(Agent):
@@ -64,7 +70,7 @@ class HumanAgent(Agent):
             self._write("choose a number or type an action ('quit' to stop):")
             line = (self.input or sys.stdin).readline()
             if not line:
-                raise HumanQuit("input ended")
+                raise HumanQuit("input ended", input_ended=True)
             answer = line.strip()
             if answer.lower() in QUIT_WORDS:
                 raise HumanQuit("the player quit")

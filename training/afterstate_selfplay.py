@@ -31,7 +31,8 @@ would end past ``--budget-minutes`` of wall time (judged by the last round's len
 the record ``value.json`` (as :mod:`meadowzoo.training.fit_afterstate_value` does, so that
 ``python -m meadowzoo.training.ship <out> agents/trained/<name>`` ships the run): the command, the
 games and samples in all, the wall time, and every round's games, samples, seconds and held-out
-losses.
+losses. An ``--out`` that holds an earlier run's files is refused unless ``--fresh`` removes them
+first (its round files would otherwise sit beside a record that does not describe them).
 Everything is seeded (games by ``--seed`` and the round, the fits by ``--seed``): the same command
 gives the same files on the same machine.
 
@@ -92,6 +93,14 @@ def fit_round(net, buffer: list[tuple[np.ndarray, ...]], args, r: int, log=print
                        encoding=args.encoding)
 
 
+def earlier_run_files(out: Path) -> list[Path]:
+    """The files a run writes that ``out`` already holds (round files by round number)."""
+    if not out.is_dir():
+        return []
+    rounds = sorted(out.glob("round_*.pt"), key=lambda p: (len(p.name), p.name))
+    return rounds + [p for p in (out / "value.pt", out / "value.json") if p.exists()]
+
+
 def parse_args(argv: list[str] | None = None):
     ap = command_parser("afterstate_selfplay", __doc__.split("\n\n")[0])
     ap.add_argument("--game", default=first_encoding.GAME,
@@ -120,6 +129,9 @@ def parse_args(argv: list[str] | None = None):
     ap.add_argument("--seed", type=seed_value, default=0, help="seed of the whole run (games and fits)")
     ap.add_argument("--workers", type=int, default=2, help="processes that play the games")
     ap.add_argument("--out", required=True, help="directory of the round files, value.pt and its record value.json")
+    ap.add_argument("--fresh", action="store_true",
+                    help="remove an earlier run's round files, value.pt and value.json from --out first "
+                         "(without it such an --out is refused: its round files would outlive the new record)")
     args = ap.parse_args(argv)
     args.encoding = with_options(checked_encoding(ap, args.game, args.players),
                                  {"rule_terms": False} if args.no_rule_terms else {})
@@ -136,6 +148,10 @@ def parse_args(argv: list[str] | None = None):
     if not 0.0 < args.lr < float("inf"):  # NaN fails this too: before any game is played, not after
         ap.error(f"--lr must be a finite number > 0, got {args.lr}")
     check_writable(ap, "--out", args.out)
+    earlier = earlier_run_files(Path(args.out))
+    if earlier and not args.fresh:
+        ap.error(f"--out {args.out} holds an earlier run's files ({', '.join(p.name for p in earlier[:4])}"
+                 f"{', …' if len(earlier) > 4 else ''}); use --fresh to replace them, or another --out")
     if not args.budget_minutes > 0:
         ap.error(f"--budget-minutes must be positive, got {args.budget_minutes}")
     args.hidden = list(args.hidden)
@@ -145,6 +161,8 @@ def parse_args(argv: list[str] | None = None):
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     out = Path(args.out)
+    for stale in earlier_run_files(out):  # --fresh (parse_args refused them otherwise)
+        stale.unlink()
     out.mkdir(parents=True, exist_ok=True)
     command = "python -m meadowzoo.training.afterstate_selfplay " + " ".join(sys.argv[1:] if argv is None else argv)
     started = time.time()

@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> None:
         play_game(args.game, specs, args.seed, show=args.show, out=args.out, num_players=args.players, **options)
     except HumanQuit as stop:
         print(f"\ngame stopped: {stop}")
+        if stop.input_ended:  # piped moves ran out: the game did not finish
+            raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -46,6 +46,18 @@ from meadowzoo.agents.base import Agent
 SeatSeeds = Callable[[int, int], Sequence[int]]
 
 
+#: game seeds lie in 0..GAME_SEED_LIMIT-1 (:func:`game_seed` draws 63 bits); records and the web
+#: app take seeds in that range
+GAME_SEED_LIMIT = 2**63
+
+
+def checked_game_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` as a game seed (an integer in 0..2**63-1, never a bool), else ``ValueError``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < GAME_SEED_LIMIT:
+        raise ValueError(f"{what} must be an integer in 0..2**63-1, got {seed!r}")
+    return seed
+
+
 def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a series with master seed ``master``."""
     return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint64)[0] >> 1)

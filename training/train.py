@@ -96,7 +96,8 @@ def make_callbacks(args, config, out: Path, state: dict, settings: dict):
             self.next_checkpoint = (self.model.num_timesteps // config.checkpoint_every + 1) * config.checkpoint_every
 
         def _on_step(self) -> bool:
-            self.bar.update(self.training_env.num_envs)
+            # SB3 collects whole rollouts, so the run may pass --timesteps: the bar stops at it
+            self.bar.update(min(self.model.num_timesteps, args.timesteps) - self.bar.n)
             steps = self.model.num_timesteps
             if steps >= self.next_eval:
                 self.next_eval += config.eval_every

@@ -224,7 +224,9 @@ def main(argv=None, prog: str | None = None) -> dict:
             state["evaluations"] = [row for row in state["evaluations"] if row["timesteps"] != unscheduled]
             atomic_write_csv(out / "evaluations.csv", state["evaluations"])  # drop rows past the checkpoint
     target = args.timesteps
-    writer = tensorboard_writer(out / "tb")
+    # resumed: TensorBoard hides the curves' points from the checkpoint on that the interrupted run
+    # had written (the resumed run writes them again)
+    writer = tensorboard_writer(out / "tb", purge_step=steps or None)
     bar = tqdm(total=target, initial=min(steps, target), unit="step", disable=args.quiet, dynamic_ncols=True)
     started = time.time() - state["wall_seconds"]
     metrics: dict[str, float] = {}
@@ -235,7 +237,7 @@ def main(argv=None, prog: str | None = None) -> dict:
         steps += done
         state["updates"] = state.get("updates", 0) + 1
         state["wall_seconds"] = round(time.time() - started, 2)
-        bar.update(done)
+        bar.update(min(steps, target) - bar.n)  # a last whole update may pass the target: the bar stops at it
         bar.set_postfix(reward=f"{metrics['mean_reward']:.3f}", elo=f"{metrics['learner_elo']:.0f}",
                         pop=int(metrics["population"]), refresh=False)
         if writer is not None:
@@ -274,8 +276,9 @@ def main(argv=None, prog: str | None = None) -> dict:
     return final
 
 
-def tensorboard_writer(folder: Path):
-    """A TensorBoard writer (torch's, else tensorboardX), or ``None`` without either."""
+def tensorboard_writer(folder: Path, purge_step: int | None = None):
+    """A TensorBoard writer (torch's, else tensorboardX), or ``None`` without either; with
+    ``purge_step``, earlier files' points at that step or later are hidden (a resumed run's)."""
     try:
         from torch.utils.tensorboard import SummaryWriter
     except ImportError:
@@ -284,7 +287,7 @@ def tensorboard_writer(folder: Path):
         except ImportError:
             print("TensorBoard logging off: neither torch.utils.tensorboard nor tensorboardX is installed")
             return None
-    return SummaryWriter(str(folder))
+    return SummaryWriter(str(folder), purge_step=purge_step)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ lives here once:
   leaves the game untouched (``env()`` adds PettingZoo's illegal-move termination on top);
 * ``legal_actions()``: a new list at every call (the caller owns it);
 * ``snapshot()`` / ``restore()`` (validated JSON, older formats upgraded) and ``clone()``;
+  ``reset(options={"snapshot": ...})`` starts from a snapshot (other reset options are ignored,
+  as PettingZoo's API test expects);
 * ``action_to_string`` / ``string_to_action``.
 """
 
@@ -58,7 +60,15 @@ ENV_SETTINGS = ("render_mode", "max_turns", "truncation_scoring")
 def unknown_options(unknown: Any, game_options: Any) -> ValueError:
     """The error for constructor options an env does not take, naming every option it does."""
     known = sorted({*game_options, *ENV_SETTINGS})
-    return ValueError(f"unknown option(s) {sorted(unknown)}; this env takes {known}")
+    hint = ""
+    if "max_cycles" in unknown:  # PettingZoo's length limit elsewhere (MPE, butterfly) counts rounds
+        hint = "; the length limit here is max_turns, counted in player turns (not rounds of all agents)"
+    return ValueError(f"unknown option(s) {sorted(unknown)}; this env takes {known}{hint}")
+
+
+#: the keys :meth:`MeadowEnv.reset` takes in ``options``: ``snapshot`` starts from a
+#: :meth:`~MeadowEnv.snapshot` instead of a new deal (as ``reset()`` then ``restore()``)
+RESET_OPTIONS = ("snapshot",)
 
 
 #: the largest ``max_turns`` (a snapshot's ``max_turns`` must lie in 1..MAX_TURNS too)
@@ -116,6 +126,9 @@ class MeadowEnv(AECEnv, EzPickle):
         }
         self._action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
         self.game: Game = probe
+        # no game yet: no agents and empty tables until reset() (the methods that need a game say so)
+        self.agents: list[str] = []
+        self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
         self._seed_rng = np.random.default_rng()
         self.last_action: tuple[str, int] | None = None
         self._needs_reset = True
@@ -165,11 +178,24 @@ class MeadowEnv(AECEnv, EzPickle):
 
     # ---- the AEC cycle --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game, dealt from ``seed`` (else from the env's seed generator). ``options`` may
+        hold ``snapshot`` (:data:`RESET_OPTIONS`): the game then continues from that snapshot, as
+        after ``restore()``; a snapshot ``restore()`` refuses raises its ``ValueError`` and leaves
+        the env needing a reset. Other keys are ignored, as PettingZoo's API test requires (it
+        resets with ``options={"options": 1}``); ``options`` that is not a dict is a ``ValueError``."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset options must be None or a dict, got {options!r}")
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_rng = np.random.default_rng(self._seed_rng.integers(2**63))
         self.max_turns, self.truncation_scoring = self._settings  # a restored snapshot's were for its game only
         self._start(self._new_game(game_rng))
+        if options and "snapshot" in options:
+            try:
+                self.restore(options["snapshot"])
+            except ValueError:
+                self._needs_reset = True  # not the dealt game the caller did not ask for
+                raise
         if self.render_mode == "human":
             self.render()
 
@@ -601,13 +627,18 @@ def _forward(name: str, needs_reset: bool) -> property:
 
 
 def _checked_step(wrapper: type):
-    """``wrapper.step`` refusing a malformed action (``True``, ``1.5``) with the raw env's
-    ValueError before PettingZoo indexes the mask with it (``None`` passes: finished agents)."""
+    """``wrapper.step`` refusing a malformed action (``True``, ``1.5``) or one outside the action
+    space with the raw env's ValueError, before PettingZoo indexes the mask with it or asserts
+    (an ``AssertionError``, gone under ``python -O``; ``None`` passes: finished agents)."""
     step = wrapper.step
 
     def checked(self, action):
-        if action is not None and type(action) is not int:
-            action = integer_action(action)
+        if action is not None:
+            if type(action) is not int:
+                action = integer_action(action)
+            raw = self._raw
+            if not 0 <= action < raw.num_actions and not raw._needs_reset and raw.agents:
+                raise ValueError(f"action {action} is outside the action space 0..{raw.num_actions - 1}")
         return step(self, action)
 
     return checked

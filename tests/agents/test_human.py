@@ -75,3 +75,13 @@ def test_play_command_quits_cleanly(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     play.main(["--game", "volle_wolle", "--players", "2", "--agents", "human,random"])
     assert "game stopped" in capsys.readouterr().out
+
+
+def test_play_command_exits_1_when_the_input_ends_before_the_game(monkeypatch, capsys):
+    from meadowzoo.training import play
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n"))
+    with pytest.raises(SystemExit) as stopped:
+        play.main(["--game", "volle_wolle", "--players", "2", "--agents", "human,random"])
+    assert stopped.value.code == 1
+    assert "game stopped: input ended" in capsys.readouterr().out

@@ -318,3 +318,16 @@ def test_selfplay_keep_best_is_passed_to_every_fit(tmp_path, monkeypatch):
     assert seen and all(seen)  # round 0 and 1, outcome fits and TD refits
     record = json.loads((tmp_path / "value.json").read_text())
     assert "--keep-best" in record["command"] and record["rounds"][1]["history"][0]["epoch"] == 0
+
+
+def test_selfplay_refuses_an_out_with_an_earlier_runs_files_unless_fresh(tmp_path, capsys):
+    """A 2-round run into a folder of a 3-round run would leave round_2.pt beside a record of 2 rounds."""
+    for name in ("round_0.pt", "round_1.pt", "round_2.pt", "value.json"):
+        (tmp_path / name).write_text("earlier run")
+    with pytest.raises(SystemExit) as refused:
+        afterstate_selfplay.main(SMALL + ["--rounds", "2", "--out", str(tmp_path)])
+    assert refused.value.code == 2 and "--fresh" in capsys.readouterr().err
+    assert (tmp_path / "round_2.pt").read_text() == "earlier run"  # refused before anything changed
+    afterstate_selfplay.main(SMALL + ["--rounds", "2", "--fresh", "--out", str(tmp_path)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["round_0.pt", "round_1.pt", "value.json", "value.pt"]
+    assert len(json.loads((tmp_path / "value.json").read_text())["rounds"]) == 2

@@ -97,3 +97,66 @@ def test_agent_iter_and_clone_before_reset_say_to_reset(game):
     for call in (env.agent_iter, env.clone):
         with pytest.raises(RuntimeError, match="reset"):
             call()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_before_reset_the_raw_env_has_no_agents(game):
+    env = game_module(game).raw_env(num_players=2)
+    assert env.agents == [] and env.num_agents == 0
+    assert env.rewards == {} and env.terminations == {} and env.truncations == {}
+    env.reset(seed=0)
+    assert env.agents == env.possible_agents
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_max_cycles_is_refused_with_a_pointer_to_max_turns(game):
+    with pytest.raises(ValueError, match="max_turns, counted in player turns"):
+        game_module(game).raw_env(num_players=2, max_cycles=50)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("make", ["raw_env", "env"])
+def test_reset_options_snapshot_continues_from_the_snapshot(game, make):
+    module = game_module(game)
+    source = module.raw_env(num_players=2)
+    source.reset(seed=5)
+    _play_until(source, lambda e: e.game.turn >= 4)
+    env = getattr(module, make)(num_players=2)
+    env.reset(seed=9, options={"snapshot": source.snapshot()})
+    assert env.unwrapped.snapshot() == source.snapshot()
+    assert env.agent_selection == source.agent_selection
+    # the next reset deals from the seed generator again, not from the snapshot
+    env.reset(seed=5)
+    fresh = module.raw_env(num_players=2)
+    fresh.reset(seed=5)
+    assert env.unwrapped.snapshot() == fresh.snapshot()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_reset_options_a_bad_snapshot_needs_a_reset_and_other_keys_are_ignored(game):
+    env = game_module(game).raw_env(num_players=2)
+    env.reset(seed=0)
+    before = env.snapshot()
+    with pytest.raises(ValueError, match="reset options must be None or a dict"):
+        env.reset(seed=1, options=["snapshot"])
+    assert env.snapshot() == before  # refused before anything changed
+    with pytest.raises(ValueError, match="version"):
+        env.reset(seed=1, options={"snapshot": dict(before, version=99)})
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    # PettingZoo's api_test resets with options={"options": 1}: other keys deal a new game as without them
+    env.reset(seed=1, options={"options": 1})
+    fresh = game_module(game).raw_env(num_players=2)
+    fresh.reset(seed=1)
+    assert env.snapshot() == fresh.snapshot()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("action", [-1, 10**6])
+def test_the_wrapped_env_refuses_an_action_outside_the_space_with_a_value_error(game, action):
+    env = game_module(game).env(num_players=2)
+    env.reset(seed=0)
+    before = env.unwrapped.snapshot()
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(action)
+    assert env.unwrapped.snapshot() == before and env.agents == env.possible_agents

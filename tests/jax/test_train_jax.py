@@ -6,6 +6,7 @@ exported network playing without JAX; GAE over steps that were not the learner's
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -541,3 +542,34 @@ def test_convolutional_network_exports_and_plays_the_same_without_jax(tmp_path):
         train_jax.parse_args(["--game", "volle_wolle", "--conv", "8"])
     config = train_jax.build(train_jax.parse_args(["--game", "haste_bock", "--conv", "8,4"]))[0]
     assert config.conv == (8, 4)
+
+
+def test_the_progress_bar_stops_at_the_asked_timesteps(tmp_path, capsys):
+    """Whole updates pass the target: the bar stops at it, the run's files say how far it went."""
+    from meadowzoo.training import train_jax
+
+    out = tmp_path / "bar"
+    train_jax.main([a for a in CLI if a != "--quiet"] + ["--timesteps", "100", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert "100/100" in err and not re.search(r"\b(10[1-9]|1[1-9]\d|[2-9]\d\d)/100\b", err)
+
+
+def test_a_resumed_run_shows_each_step_once_in_tensorboard(tmp_path):
+    """A run killed after its checkpoint had logged steps past it; resumed from the checkpoint, it
+    logs them again, and TensorBoard shows each step once (the resumed writer purges them)."""
+    import shutil
+
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from meadowzoo.training import train_jax
+
+    out = tmp_path / "run"
+    train_jax.main(CLI + ["--timesteps", "512", "--out", str(out)])
+    steps = sorted(int(p.name.removeprefix("step_")) for p in (out / "checkpoints").glob("step_*"))
+    for later in steps[1:]:  # as if killed after the first checkpoint (its curve points stay in tb/)
+        shutil.rmtree(out / "checkpoints" / f"step_{later:012d}")
+    train_jax.main(CLI + ["--timesteps", "512", "--out", str(out)])
+    curve = EventAccumulator(str(out / "tb")).Reload().Scalars("train/learner_steps")
+    logged = [point.step for point in curve]
+    assert len(logged) == len(set(logged)) and logged == sorted(logged) and logged[-1] >= 512

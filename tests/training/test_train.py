@@ -198,3 +198,12 @@ def test_bad_command_line_values_are_argparse_errors(flags, message, capsys, tmp
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+
+
+def test_the_progress_bar_stops_at_the_asked_timesteps(tmp_path, capsys):
+    """SB3 collects whole rollouts (64 steps here), so 100 asked steps run 128: the bar says 100/100."""
+    out = tmp_path / "bar"
+    main(["--game", "volle_wolle", "--timesteps", "100", "--out", str(out), *[a for a in TINY if a != "--quiet"]])
+    err = capsys.readouterr().err
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 128
+    assert "100/100" in err and "128/100" not in err

@@ -184,17 +184,19 @@ def test_another_seats_hidden_bid_never_reaches_the_page(server, driver, shots):
         assert data["view"]["players"][0]["bid"] is None and f"bid {secret}" not in json.dumps(data)
     driver.save_screenshot(str(shots / "secret-bid.png"))
     action = BID_NAMES.index(mine)
-    seen = driver.execute_script("return window.meadowzoo.messages.length")
     click_move(driver, state, action)  # our bid reveals both: now the page shows the other bid
     history = driver.find_element("id", "history")
     wait(driver, lambda d: f"player_0: bid {secret}" in history.text)
 
     def revealed(d) -> bool:
-        # the reveal reaches the page in its messages: the other seat's move is named from now on (the
-        # agents may have played on to the next round's secret bid before the page's poll returns,
-        # so the players' rows need not show it any more)
-        later = [json.loads(text) for text in d.execute_script("return window.meadowzoo.messages")[seen:]]
-        return any(isinstance(data, dict) and data.get("id") == game_id and f'"bid {secret}"' in json.dumps(data)
+        # the reveal reaches the page in its messages: the other seat's move is named in the history
+        # from now on (the agents may have played on to the next round's secret bid before the page's
+        # poll returns, so neither the players' rows nor the last move need show it any more)
+        # (every message, not those since the click: the page keeps its newest 2,000, so their count
+        # stops growing on a long session; none before the click named the bid, as checked above)
+        later = [json.loads(text) for text in d.execute_script("return window.meadowzoo.messages")]
+        return any(isinstance(data, dict) and data.get("id") == game_id
+                   and any(move.get("text") == f"player_0: bid {secret}" for move in data.get("history") or [])
                    for data in later)
 
     wait(driver, revealed)

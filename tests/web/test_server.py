@@ -50,6 +50,8 @@ def wait_for_turn(app, game_id, seat, timeout=20):
     (json.dumps({"game": "haste_bock", "agents": ["human"]}).encode(), 400, "2..4 players"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "wizard"]}).encode(), 400, "unknown agent"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "seed": -1}).encode(), 400, "seed"),
+    (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "seed": 2**63}).encode(), 400, "0..2**63-1"),
+    (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "seed": 2**64}).encode(), 400, "0..2**63-1"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "colour": 1}).encode(), 400, "unknown field"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "random"], "options": {"layout": "x"}}).encode(), 400, "layout"),
     (json.dumps({"game": "haste_bock", "agents": ["human", "mcts:many"]}).encode(), 400, "cannot start"),
@@ -360,6 +362,8 @@ def test_replay_requests_of_the_wrong_shape_are_refused(server):
     for body, message in (({"results": ["x"], "index": 0}, "must be a name"), ({"game": {"a": 1}}, "must be a name"),
                           ({"record": {"format": "meadowzoo-game", "game": "volle_wolle", "options": {}, "seed": 1,
                                        "actions": [], "agents": 5}}, "record"),
+                          *(({"record": {"format": "meadowzoo-game", "game": "volle_wolle", "options": {}, "seed": seed,
+                                         "actions": []}}, "0..2**63-1") for seed in (-1, True, 2**63, 2**70)),
                           ({"results": "vw_2p_strong_vs_greedy", "index": 0, "record": {}}, "one thing")):
         status, answer = call(base, "POST", "/api/replays", body)
         assert status == 400 and message in answer["error"], answer
@@ -447,3 +451,27 @@ def test_a_policy_for_another_player_count_is_refused_when_the_game_starts(serve
     status, answer = call(base, "POST", "/api/games", {
         "game": "volle_wolle", "agents": ["human", "policy:agents/trained/volle_wolle_2p.pt", "random", "random"]})
     assert status == 400 and "was trained for 2 players" in answer["error"]
+
+
+def test_head_and_unused_methods_get_405_with_allow_and_the_connection_stays_usable(server):
+    """HEAD is answered with headers only (a body would be read as the next answer's start), and a
+    405 names the methods used (Allow); the same kept-alive connection then serves a GET."""
+    import http.client
+
+    app, base = server
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        connection.request("HEAD", "/api/meta")
+        answer = connection.getresponse()
+        assert answer.status == 405 and answer.getheader("Allow") == "GET, POST, DELETE"
+        assert answer.read() == b""
+        connection.request("PUT", "/api/meta", body=b'{"x": 1}', headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        assert answer.status == 405 and answer.getheader("Allow") == "GET, POST, DELETE"
+        assert "not used here" in json.loads(answer.read())["error"]
+        connection.request("GET", "/api/meta")
+        answer = connection.getresponse()
+        assert answer.status == 200 and "games" in json.loads(answer.read())
+    finally:
+        connection.close()

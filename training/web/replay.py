@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from meadowzoo.envs import GAMES, game_module
+from meadowzoo.training.runner import checked_game_seed
 from meadowzoo.training.tournament import GameTask, play_task
 from meadowzoo.training.web import views
 from meadowzoo.training.web.session import SAVED_FORMAT
@@ -98,6 +99,7 @@ def from_saved(record: Any, source: str = "saved game") -> Replay:
     for key, kind in (("game", str), ("options", dict), ("seed", int), ("actions", list)):
         if not isinstance(record.get(key), kind):
             raise ValueError(f"{source}: field {key!r} must be a {kind.__name__}")
+    checked_game_seed(record["seed"], f"{source}: field 'seed'")
     agents = record.get("agents") or []
     return Replay(record["game"], record["options"], record["seed"], record["actions"], agents, source)
 

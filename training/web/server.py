@@ -28,7 +28,9 @@ Guards of a server meant for the person at this machine: a POST must say ``Conte
 application/json`` (which a web page on another site cannot send without the browser asking first,
 and this server does not answer that question), and a server on a loopback address answers only
 requests whose ``Host`` is a loopback name (so a site whose name is re-pointed at 127.0.0.1 cannot
-reach it). Searches are capped at :data:`MAX_SIMULATIONS` simulations a decision, and a game that
+reach it). Stopping a game (DELETE) needs no seat token: a web page on another site cannot send a
+DELETE without that same unanswered question, and a program on this machine could stop the server
+itself. Searches are capped at :data:`MAX_SIMULATIONS` simulations a decision, and a game that
 has not changed for :data:`IDLE_SECONDS` makes room when :data:`MAX_GAMES` are running.
 """
 
@@ -49,6 +51,7 @@ from urllib.parse import parse_qs, urlsplit
 from meadowzoo.agents import agent_names
 from meadowzoo.agents.shipped import shipped_files
 from meadowzoo.envs import GAMES, plugin
+from meadowzoo.training.runner import checked_game_seed
 from meadowzoo.training.web import gif, replay
 from meadowzoo.training.web.session import HUMAN, GameSession, RequestError
 
@@ -119,8 +122,10 @@ class App:
             if name == "mcts" and _simulations(parameter, game) > MAX_SIMULATIONS:
                 raise RequestError(f"{spec!r}: this server runs at most mcts:{MAX_SIMULATIONS} (simulations a decision)")
         seed = body.get("seed", secrets.randbelow(2**31))
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise RequestError(f"seed must be a non-negative integer, got {seed!r}")
+        try:
+            checked_game_seed(seed)
+        except ValueError as error:
+            raise RequestError(str(error)) from None
         options = body.get("options") or {}
         if not isinstance(options, dict) or "num_players" in options:
             raise RequestError("options must be an object of env options (the player count comes from agents)")
@@ -281,6 +286,10 @@ def _int(query: dict, name: str, default: int | None = None) -> int | None:
         raise RequestError(f"query parameter {name} must be an integer, got {values[0]!r}") from None
 
 
+#: the methods the routes use (a 405's ``Allow`` header)
+ALLOWED_METHODS = "GET, POST, DELETE"
+
+
 class Handler(BaseHTTPRequestHandler):
     """Routes requests to the :class:`App` in ``self.server.app``."""
 
@@ -304,10 +313,21 @@ class Handler(BaseHTTPRequestHandler):
         self._answer("DELETE")
 
     def do_PUT(self) -> None:
+        try:
+            self._body(parse=False)  # read and drop it: the connection stays in step
+        except RequestError:
+            pass  # a body that cannot be read has already closed the connection
         self._send_json({"error": f"method {self.command} is not used here: GET, POST or DELETE"},
                         HTTPStatus.METHOD_NOT_ALLOWED)
 
     do_PATCH = do_OPTIONS = do_PUT  # OPTIONS too: no cross-site "preflight" is ever granted
+
+    def do_HEAD(self) -> None:
+        # a HEAD answer has headers only (a body would be read as the next answer's start)
+        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
+        self.send_header("Allow", ALLOWED_METHODS)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def _answer(self, method: str) -> None:
         url = urlsplit(self.path)
@@ -439,6 +459,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, data: bytes, content_type: str, filename: str | None = None, status: int = HTTPStatus.OK) -> None:
         self.send_response(status)
+        if status == HTTPStatus.METHOD_NOT_ALLOWED:
+            self.send_header("Allow", ALLOWED_METHODS)
         if self.close_connection:
             self.send_header("Connection", "close")
         self.send_header("Content-Type", content_type)
