@@ -462,3 +462,67 @@ def test_HB_9_a_turn_is_card_then_move_of_the_same_player():
     play(game, "play leap (card 3)")
     assert game.pending == MOVE and game.player == DORIS and game.hands[0][2 * 3 + 2] == 0
     assert all(s.startswith("leap blue-") for s in legal_strings(game))
+
+
+# ---- HB-16 / HB-17: the no-undo ban survives a panic ram in between ------------------------------
+# data.py, DECISION: "HB-16/17 no-undo: the restriction binds the immediately following player's next
+# card play; a panic ram in between does not lift it, the end of that player's turn does."
+
+
+def _panic_rams_after(board: str, first_move: str, time: int) -> list[HasteBockGame]:
+    """Doris plays ``first_move`` from ``time`` onto a panic space: one game per legal panic ram,
+    each right after that ram (the die is drawn from the seed; a seed whose roll is void is skipped)."""
+    for seed in range(40):
+        game = game_at(board, time=time, seed=seed)
+        play(game, first_move)
+        if game.pending == PANIC:
+            break
+    assert game.pending == PANIC and game.player == DORIS  # HB-9 (4): the active player rolls and rams
+    out = []
+    for action in game.legal_actions():
+        twin = game.clone()
+        twin.apply(action)
+        assert twin.pending == CARD and twin.player == PETER and twin.time == game.time
+        out.append(twin)
+    return out
+
+
+def test_HB_16_no_trough_back_still_binds_the_next_player_after_a_panic_ram():
+    """HB-16: "The immediately following player may not play a trough in the opposite direction."
+    DECISION (data.py): "the restriction binds the immediately following player's next card play; a
+    panic ram in between does not lift it, the end of that player's turn does."
+    """
+    games = _panic_rams_after(FIG_9, "trough N (card 3)", time=4)  # 4 -> 7: a panic space
+    assert games
+    for game in games:
+        # the same pasture without the ban: a trough south would move sheep, so only the ban forbids it
+        free = game_at(game.board_text(), time=game.time, to_move=PETER)
+        assert is_legal(free, "trough S (card 2)") and is_legal(free, "trough S (card 3)")
+        assert not is_legal(game, "trough S (card 2)") and not is_legal(game, "trough S (card 3)")
+        for side in "EW":  # the two other sides are not affected
+            assert is_legal(game, f"trough {side} (card 2)") == is_legal(free, f"trough {side} (card 2)")
+    # the end of Peter's turn lifts the ban: Helga may trough south
+    game = games[0]
+    play(game, "herd cw (card 1)")  # Peter: moves no sheep, 7 -> 8 (no panic space)
+    assert game.player == HELGA and game.pending == CARD
+    assert is_legal(game, "trough S (card 2)")
+
+
+def test_HB_17_no_turning_back_still_binds_the_next_player_after_a_panic_ram():
+    """HB-17: "The immediately following player may not turn back, but may turn further in the same
+    sense." DECISION (data.py): "the restriction binds the immediately following player's next card
+    play; a panic ram in between does not lift it, the end of that player's turn does."
+    """
+    games = _panic_rams_after(FIG_9, "herd cw (card 1)", time=6)  # 6 -> 7: a panic space
+    assert games
+    for game in games:
+        assert game.facing == 1  # Doris turned the flock clockwise (N -> E); the panic ram turns nothing
+        free = game_at(game.board_text(), time=game.time, to_move=PETER, facing="E")
+        assert is_legal(free, "herd ccw (card 1)")  # without the ban turning back is legal
+        assert not is_legal(game, "herd ccw (card 1)")
+        assert is_legal(game, "herd cw (card 1)")  # turning further the same way stays legal
+    # the end of Peter's turn lifts the ban: Helga may turn counter-clockwise
+    game = games[0]
+    play(game, "trough N (card 2)")  # Peter: 7 -> 9, no panic space
+    assert game.player == HELGA and game.pending == CARD
+    assert is_legal(game, "herd ccw (card 1)")

@@ -280,3 +280,20 @@ def test_HB_24_panic_after_the_last_card_still_happens():
     assert game.pending == PANIC and game.player == ALBERT and not game.is_over
     game.apply(game.legal_actions()[0])
     assert game.is_over
+
+
+def test_HB_24_three_players_unused_tiles_cost_2_each_also_when_the_game_ends_on_74():
+    """HB-24: the game ends "when the marker reaches 74 (after its scoring)"; HB-22: with 3 players
+    "at the end each unused time tile costs 2 points" -- at either end (DECISION in data.py: "with 3
+    players the unused-tile penalty is applied at either end"). Hungarian rulebook: every time card
+    not played by the end of the game costs 2 spaces on the score track."""
+    game = game_at(QUIET, num_players=3, time=72)  # every player still holds 12 action cards
+    play(game, "step blue-1 W (card 1)", "time tile 1")  # Doris: 72 + 1 + 1 = 74, the closed pen
+    assert game.is_over and game.time == 74
+    assert all(sum(game.hands[p]) > 0 for p in range(3))  # the end came from 74, not from the cards
+    assert game.tiles == [[0, 1, 1], [1, 1, 1], [1, 1, 1]]
+    # HB-21 final phase-4 scoring, Jacques beyond the north edge: occupied rows 4 (B T), 6 (R Y G) and
+    # 8 (B Y G R); row 8 (farthest) 4 a sheep, row 6 3, row 4 is nearest Jacques: 0. Red is neutral.
+    phase_4 = [0 + 4, 3 + 4, 3 + 4]  # blue rows 4 and 8, yellow rows 6 and 8, green rows 6 and 8
+    unused = [2, 3, 3]
+    assert game.scores() == [phase_4[p] - 2 * unused[p] for p in range(3)]  # [0, 1, 1]

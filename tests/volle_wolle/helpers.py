@@ -94,16 +94,12 @@ def legal_names(game: VolleWolleGame) -> list[str]:
     return [game.action_to_string(a) for a in game.legal_actions()]
 
 
-def check_game(game: VolleWolleGame) -> None:
-    """Wool conserved, every card held once, and every player's points equal to a recount by VW-16."""
-    n = game.num_agents
-    assert sum(game.wool) + game.supply == data.WOOL_TOTAL
-    held = sorted(c for p in range(n) for c in game.cards_of(p))
-    assert held == list(range(60))
+def recount_scores(game: VolleWolleGame) -> list[int]:
+    """Every player's points recounted by VW-16 from the cards held now (independent of the engine)."""
     recount = []
     deck = game.deck
     dogs = [len(d) for d in game.dogs]
-    for p in range(n):
+    for p in range(game.num_agents):
         herd = game.herd[p]
         whites = sorted(deck.points[c] for c in herd if deck.kind[c] == data.WHITE)
         blacks = sum(deck.points[c] for c in herd if deck.kind[c] == data.BLACK)
@@ -111,7 +107,18 @@ def check_game(game: VolleWolleGame) -> None:
         n007 = sum(deck.kind[c] == data.K007 for c in herd)
         total = sum(whites) + blacks + (0, 3, 14)[n370 % 3] + 21 * (n007 // 3) + game.wool[p]
         total += 9 if dogs[p] == 1 else (-sum(whites[:2]) if dogs[p] == 0 else 0)
-        total += -5 if dogs[p] == max(dogs) else 0
+        # most dogs (all tied for most): -5; DECISION (rules.py): "The most-dogs penalty needs at least
+        # one dog" -- nobody is penalised while nobody holds a dog
+        total += -5 if dogs[p] >= 1 and dogs[p] == max(dogs) else 0
         total += 4 * dogs[p] if game.bone == p else 0
         recount.append(total)
-    assert game.scores() == recount
+    return recount
+
+
+def check_game(game: VolleWolleGame) -> None:
+    """Wool conserved, every card held once, and every player's points equal to a recount by VW-16."""
+    n = game.num_agents
+    assert sum(game.wool) + game.supply == data.WOOL_TOTAL
+    held = sorted(c for p in range(n) for c in game.cards_of(p))
+    assert held == list(range(60))
+    assert game.scores() == recount_scores(game)

@@ -11,7 +11,7 @@ from meadowzoo.envs.core.game import IllegalActionError
 from meadowzoo.envs.volle_wolle import data, rules
 from meadowzoo.envs.volle_wolle.data import load_deck
 from meadowzoo.envs.volle_wolle.rules import VolleWolleGame, default_deck
-from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, script
+from tests.volle_wolle.helpers import act, bid_all, card, cards, legal_names, make_game, recount_scores, script
 
 
 FILL = cards("white", 4, "none", 4)  # plain display cards
@@ -254,6 +254,39 @@ def test_VW_11_no_black_sheep_rule_at_14_or_without_black_sheep():
     assert g.herd[0] == [] and g.wool[0] == 1  # exactly 14: no black sheep
 
 
+@pytest.mark.parametrize("wool", [0, 3])
+def test_VW_11_positive_modifier_alone_reaches_14_avoid_black_sheep_for_0_wool(wool):
+    """VW-11: "If the result after attempt 3 is below 14 (negative modifier counted; the player may add
+    its positive modifier and spend wool to reach 14), the player must take all black sheep in the
+    display; it still gains just that 1 wool." Here 12 + the +2 modifier = 14: no wool is needed."""
+    blacks = cards("black", count=2)
+    top = card("white", 2, "+2")
+    g = make_game(3, [blacks[0], FILL[0], blacks[1], FILL[1]], herds={0: [top]}, wool={0: wool, 1: 2, 2: 2})
+    supply = g.supply
+    # player 0: 2+1+1, keeps d12: 2+2+1, keeps d10: 2+2+8 = 12 < 14; then the next roller's first roll
+    script(g, "d12=2 d10=1 d8=1", "d10=2 d8=1", "d8=8", "d12=1 d10=1 d8=1")
+    bid_all(g, ["25", "14", "14"])
+    act(g, "keep d12")
+    act(g, "keep d10")
+    assert (g.attempt, g.base, g.bonus) == (3, 12, 2) and g.cur == 0
+    assert g.pending == rules.BLACK_CHOICE and legal_names(g) == ["avoid black sheep", "take black sheep"]
+    act(g, "avoid black sheep")
+    assert g.wool[0] == wool + 1 and g.supply == supply - 1  # pays 0 wool, gains the 1 wool for failing
+    assert g.herd[0] == [top]  # no black sheep, no card
+    assert g.display[0] == blacks[0] and g.display[2] == blacks[1]  # the black sheep stay on display
+    assert g.cur != 0 and g.pending == rules.ROLL  # the next player in bid order rolls
+    # without the +2 modifier (plain top card) and without wool, the same 12 must take both black sheep
+    plain = FILL[2]  # a white 4 without modifier
+    g = make_game(3, [blacks[0], FILL[0], blacks[1], FILL[1]], herds={0: [plain]}, wool={0: 0, 1: 2, 2: 2})
+    script(g, "d12=2 d10=1 d8=1", "d10=2 d8=1", "d8=8", "d12=1 d10=1 d8=1")
+    bid_all(g, ["25", "14", "14"])
+    act(g, "keep d12")
+    act(g, "keep d10")
+    assert g.base == 12 and g.pending == rules.PICK and legal_names(g) == ["take card 1", "take card 3"]
+    act(g, "take card 3")
+    assert g.herd[0] == [plain, blacks[1], blacks[0]] and g.wool[0] == 1
+
+
 def test_VW_12_last_player_takes_the_rest_without_rolling_or_wool():
     display = [card("dog"), card("white", 5, "-1"), card("white", 2, "+2"), card("bone")]
     g = make_game(3, display, wool={0: 2, 1: 2, 2: 2})
@@ -302,6 +335,30 @@ def test_VW_13_leftovers_go_to_the_first_player():
     act(g, "keep d10")  # player 1: 5 + 5 + 1 = 11 < 20: fails, no black sheep
     assert g.wool == [3, 3]
     assert g.herd[0] == [display[0]] and len(g.dogs[0]) == 1 and g.bone == 0  # the rest to player 0
+    assert g.round == 2
+
+
+def test_VW_13_second_player_below_14_takes_the_black_sheep_and_the_rest_goes_to_the_first():
+    """VW-13: "2 players: the second player also rolls; cards left after its turn go to the other
+    player." VW-11: a result below 14 after attempt 3 "must take all black sheep in the display; it
+    still gains just that 1 wool"."""
+    blacks = cards("black", count=2)
+    white = card("white", 4, "none")
+    g = make_game(2, [blacks[0], white, blacks[1]], wool={0: 2, 1: 2})
+    script(g, "d12=6 d10=5 d8=4", "d10=5 d8=4", "d8=4",  # player 0: 15 three times, fails but ≥ 14
+           "d12=1 d10=1 d8=1", "d10=1 d8=1", "d8=1")  # player 1: 3 < 14, and 3 + 2 wool < 14
+    bid_all(g, ["25", "20"])
+    assert g.order == [0, 1] and g.cur == 0
+    act(g, "keep d12")
+    act(g, "keep d10")
+    assert g.wool[0] == 3 and g.herd[0] == [] and g.cur == 1  # failed at 15: one wool, no black sheep
+    act(g, "keep d12")
+    act(g, "keep d10")
+    assert g.base == 3 and g.pending == rules.PICK and g.cur == 1  # forced: both black sheep, order chosen
+    assert legal_names(g) == ["take card 1", "take card 3"]
+    act(g, "take card 1")
+    assert g.herd[1] == [blacks[0], blacks[1]] and g.wool[1] == 3  # all black sheep and just 1 wool
+    assert g.herd[0] == [white] and g.wool[0] == 3  # the leftover goes to the first player
     assert g.round == 2
 
 
@@ -374,6 +431,22 @@ def test_VW_16_dogs_one_none_most_and_bone():
                   wool={0: 0, 1: 0, 2: 0})
     assert g.score(0) == -5 + 3  # black and 3-7-0 are never removed
     assert g.score(1) == g.score(2) == -5  # all tied for most lose 5
+
+
+def test_VW_16_most_dogs_penalty_needs_a_dog_engine_and_recount_agree():
+    """VW-16: "most dogs (all tied for most): −5"; DECISION (rules.py): "The most-dogs penalty needs at
+    least one dog." With no dog anywhere nobody loses 5; the test helper's recount follows the same rule."""
+    whites = [card("white", 7, "-3"), card("white", 1, "+3"), card("white", 2, "+2")]
+    g = make_game(3, [], herds={0: whites, 1: [card("black", -2)]}, wool={0: 1, 1: 0, 2: 2})
+    assert [len(d) for d in g.dogs] == [0, 0, 0]
+    expected = [10 - 1 - 2 + 1, -2, 2]  # no dog: the two lowest whites go (1, 2); wool; no −5 for anybody
+    assert g.scores() == expected
+    assert recount_scores(g) == expected
+    # once somebody holds a dog, the most-dogs penalty applies to that player only
+    g = make_game(3, [], herds={0: whites}, dogs={2: [card("dog")]}, wool={0: 1, 1: 0, 2: 2})
+    expected = [10 - 1 - 2 + 1, 0, 9 - 5 + 2]
+    assert g.scores() == expected
+    assert recount_scores(g) == expected
 
 
 def test_VW_17_ties_share_the_win():
