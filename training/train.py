@@ -204,6 +204,23 @@ def build_model(settings: dict, vec, seed: int, out: Path):
                        **{name: settings[name] for name in PPO_SETTINGS})
 
 
+def resumed_logger(tb: Path, timesteps: int):
+    """SB3's logger of a resumed run (the curves' folder SB3 would continue, ``tb/ppo_<n>``) whose
+    TensorBoard writer hides the points from ``timesteps`` on that the interrupted run had written
+    past its checkpoint: the resumed run writes them again."""
+    from stable_baselines3.common.logger import TensorBoardOutputFormat
+    from stable_baselines3.common.utils import configure_logger
+    from torch.utils.tensorboard import SummaryWriter
+
+    logger = configure_logger(0, str(tb), "ppo", reset_num_timesteps=False)
+    for output in logger.output_formats:
+        if isinstance(output, TensorBoardOutputFormat):
+            folder = output.writer.log_dir
+            output.writer.close()
+            output.writer = SummaryWriter(log_dir=folder, purge_step=timesteps)
+    return logger
+
+
 def parse_args(argv=None):
     parser = command_parser("train", "Self-play MaskablePPO training of a meadowzoo agent.")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
@@ -347,6 +364,8 @@ def main(argv=None) -> dict:
     # kept so the shipped record tells how the policy was really made
     state["invocations"].append({"argv": command["argv"], "from_timesteps": int(model.num_timesteps)})
     remaining = max(0, args.timesteps - model.num_timesteps)
+    if remaining and resume:
+        model.set_logger(resumed_logger(out / "tb", model.num_timesteps))
     if remaining:
         model.learn(total_timesteps=remaining, callback=make_callbacks(args, config, out, state, settings),
                     reset_num_timesteps=not resume, tb_log_name="ppo")

@@ -207,3 +207,26 @@ def test_the_progress_bar_stops_at_the_asked_timesteps(tmp_path, capsys):
     err = capsys.readouterr().err
     assert json.loads((out / "state.json").read_text())["timesteps"] == 128
     assert "100/100" in err and "128/100" not in err
+
+
+def test_a_resumed_run_shows_each_step_once_in_tensorboard(tmp_path):
+    """Killed after a checkpoint, a run had logged curve points past it; resumed from the checkpoint,
+    it logs its own into the same folder (tb/ppo_1), and TensorBoard shows those, each step once.
+    (A point logged after the checkpoint at its very step is the update the resumed run redoes:
+    hidden too.)"""
+    import shutil
+
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    out = run(tmp_path, "tb", 256)
+    before = [point.step for point in EventAccumulator(str(out / "tb" / "ppo_1")).Reload().Scalars("time/fps")]
+    assert before == [64, 128, 192, 256]  # one point per 64-step rollout
+    steps = sorted(int(p.name.removeprefix("step_")) for p in (out / "checkpoints").glob("step_*"))
+    resumed_from = steps[0]
+    for later in steps[1:]:  # as if killed after the first checkpoint kept (its curve points stay in tb/)
+        shutil.rmtree(out / "checkpoints" / f"step_{later:012d}")
+    run(tmp_path, "tb", 256)
+    assert sorted(p.name for p in (out / "tb").iterdir()) == ["ppo_1"]
+    logged = [point.step for point in EventAccumulator(str(out / "tb" / "ppo_1")).Reload().Scalars("time/fps")]
+    assert logged == [s for s in before if s < resumed_from] + list(range(resumed_from + 64, 257, 64))
