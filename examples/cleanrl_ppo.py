@@ -28,40 +28,49 @@ from torch import nn
 from torch.distributions import Categorical
 
 import meadowzoo  # registers the Gymnasium ids
+from meadowzoo.training.arguments import check_agents, check_game_arguments
 
 MASKED_LOGIT = -1e8
+
+
+def check_setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A player count the game does not have or an unknown opponent: one line, exit status 2."""
+    check_game_arguments(parser, args)
+    check_agents(parser, "--opponents", args.opponents.split(","), args.game, people=False)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="examples/cleanrl_ppo.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--game", default="hase_und_igel", choices=sorted(meadowzoo.GYM_IDS))
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", default="hase_und_igel", choices=sorted(meadowzoo.GYM_IDS), help="which game")
+    parser.add_argument("--players", type=int, default=2, help="players per game (the learner and its opponents)")
     parser.add_argument("--opponents", default="random", help="opponent specs, comma-separated")
-    parser.add_argument("--max-turns", type=int, default=120, help="cut games after this many player turns")
+    parser.add_argument("--max-turns", type=int, default=120,
+                        help="cut Hase und Igel games after this many player turns (scored by the standing)")
     parser.add_argument("--total-timesteps", type=int, default=50_000, help="learner decisions in all")
-    parser.add_argument("--num-envs", type=int, default=4)
+    parser.add_argument("--num-envs", type=int, default=4, help="games played side by side")
     parser.add_argument("--num-steps", type=int, default=128, help="decisions per env per update")
-    parser.add_argument("--learning-rate", type=float, default=2.5e-4)
-    parser.add_argument("--gamma", type=float, default=0.99)
-    parser.add_argument("--gae-lambda", type=float, default=0.95)
-    parser.add_argument("--num-minibatches", type=int, default=4)
-    parser.add_argument("--update-epochs", type=int, default=4)
-    parser.add_argument("--clip-coef", type=float, default=0.2)
-    parser.add_argument("--ent-coef", type=float, default=0.01)
-    parser.add_argument("--vf-coef", type=float, default=0.5)
-    parser.add_argument("--max-grad-norm", type=float, default=0.5)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--learning-rate", type=float, default=2.5e-4, help="Adam learning rate")
+    parser.add_argument("--gamma", type=float, default=0.99, help="discount factor")
+    parser.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
+    parser.add_argument("--num-minibatches", type=int, default=4, help="minibatches per update epoch")
+    parser.add_argument("--update-epochs", type=int, default=4, help="passes over every update's batch")
+    parser.add_argument("--clip-coef", type=float, default=0.2, help="PPO clipping range")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus weight")
+    parser.add_argument("--vf-coef", type=float, default=0.5, help="value loss weight")
+    parser.add_argument("--max-grad-norm", type=float, default=0.5, help="gradient norm clipping")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the envs and torch")
     args = parser.parse_args(argv)
+    check_setup(parser, args)
     if args.total_timesteps < args.num_envs * args.num_steps:
         parser.error(f"--total-timesteps must be at least --num-envs × --num-steps = {args.num_envs * args.num_steps}")
     return args
 
 
 def make_env(args: argparse.Namespace) -> gymnasium.Env:
-    options = {"truncation_scoring": "standing"} if args.game == "hase_und_igel" else {}
+    options = {"max_turns": args.max_turns, "truncation_scoring": "standing"} if args.game == "hase_und_igel" else {}
     return gymnasium.make(meadowzoo.GYM_IDS[args.game], opponents=args.opponents, num_players=args.players,
-                          max_turns=args.max_turns, **options)
+                          **options)
 
 
 def layer(inputs: int, outputs: int, std: float = np.sqrt(2)) -> nn.Linear:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 
 import meadowzoo
+from meadowzoo.training.arguments import check_agents, check_game_arguments
 from meadowzoo.training.rllib_env import MeadowzooMultiAgentEnv
 
 MODULE = "main"
@@ -27,13 +28,21 @@ MODULE = "main"
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="examples/rllib_ppo.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--game", default="haste_bock", choices=sorted(meadowzoo.GYM_IDS))
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", default="haste_bock", choices=sorted(meadowzoo.GYM_IDS), help="which game")
+    parser.add_argument("--players", type=int, default=2, help="players per game (the learner and its opponents)")
     parser.add_argument("--opponents", default="random", help="opponent specs, comma-separated")
-    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--max-turns", type=int, default=120,
+                        help="cut Hase und Igel games after this many player turns (scored by the standing)")
+    parser.add_argument("--iterations", type=int, default=20, help="RLlib training iterations")
     parser.add_argument("--steps", type=int, default=2000, help="env steps per iteration (the train batch)")
-    parser.add_argument("--seed", type=int, default=0)
-    return parser.parse_args(argv)
+    parser.add_argument("--seed", type=int, default=0, help="seed of RLlib and the envs")
+    args = parser.parse_args(argv)
+    check_game_arguments(parser, args)  # a player count the game lacks, an unknown opponent: one line, exit 2
+    check_agents(parser, "--opponents", args.opponents.split(","), args.game, people=False)
+    for flag, value in (("--iterations", args.iterations), ("--steps", args.steps), ("--max-turns", args.max_turns)):
+        if value < 1:
+            parser.error(f"argument {flag}: must be at least 1, got {value}")
+    return args
 
 
 def build_config(args: argparse.Namespace):
@@ -46,7 +55,7 @@ def build_config(args: argparse.Namespace):
     env_config = {"game": args.game, "num_players": args.players, "fixed_opponents": args.opponents,
                   "fixed_share": 1.0}
     if args.game == "hase_und_igel":  # cut long random races, scored by the standing at the cut
-        env_config.update(max_turns=120, truncation_scoring="standing")
+        env_config.update(max_turns=args.max_turns, truncation_scoring="standing")
     model = DefaultModelConfig(fcnet_hiddens=[64, 64], fcnet_activation="tanh", head_fcnet_hiddens=[])
     return (
         PPOConfig()

@@ -28,6 +28,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 import meadowzoo  # registers the Gymnasium ids
+from meadowzoo.training.arguments import check_agents, check_game_arguments
 
 
 class TianshouMask(gymnasium.ObservationWrapper):
@@ -65,16 +66,18 @@ class TianshouMask(gymnasium.ObservationWrapper):
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="examples/tianshou_dqn.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--game", default="volle_wolle", choices=sorted(meadowzoo.GYM_IDS))
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", default="volle_wolle", choices=sorted(meadowzoo.GYM_IDS), help="which game")
+    parser.add_argument("--players", type=int, default=2, help="players per game (the learner and its opponents)")
     parser.add_argument("--opponents", default="random", help="opponent specs, comma-separated")
-    parser.add_argument("--max-turns", type=int, default=120, help="cut Hase und Igel games after this many turns")
+    parser.add_argument("--max-turns", type=int, default=120, help="cut Hase und Igel games after this many player turns (scored by the standing)")
     parser.add_argument("--steps", type=int, default=20_000, help="learner decisions collected in all")
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--envs", type=int, default=4)
-    parser.add_argument("--test-episodes", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=5, help="training epochs (the steps are split among them)")
+    parser.add_argument("--envs", type=int, default=4, help="games played side by side")
+    parser.add_argument("--test-episodes", type=int, default=20, help="greedy test episodes after every epoch")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and torch")
     args = parser.parse_args(argv)
+    check_game_arguments(parser, args)  # a player count the game lacks, an unknown opponent: one line, exit 2
+    check_agents(parser, "--opponents", args.opponents.split(","), args.game, people=False)
     if args.steps < args.epochs * 10:
         parser.error("--steps must be at least 10 per epoch")
     return args

@@ -144,6 +144,18 @@ def build(name: str) -> Path:
     return path
 
 
-if __name__ == "__main__":
-    for name in sys.argv[1:] or NOTEBOOKS:
+def main(argv: list[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="notebooks/build.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"notebooks to build (default all: {', '.join(NOTEBOOKS)})")
+    args = parser.parse_args(argv)
+    for name in args.names:
+        if name not in NOTEBOOKS:
+            parser.error(f"argument NAME: unknown notebook {name!r}; choose from {', '.join(NOTEBOOKS)}")
+    for name in args.names or NOTEBOOKS:
         print("built", build(name))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

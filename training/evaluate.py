@@ -42,8 +42,10 @@ from pathlib import Path
 from meadowzoo.envs import GAMES
 from meadowzoo.training import ratings, stats, tournament
 from meadowzoo.training.arguments import (  # noqa: F401  (parse_option: its old home)
-    add_game_arguments, check_agents, check_game_arguments, check_writable, command_parser, parse_option, positive_int,
+    add_game_arguments, check_agents, check_game_arguments, check_writable, command_error, command_parser, parse_option,
+    positive_int,
 )
+from meadowzoo.training.ray_cluster import ClusterUnreachable
 
 #: where the games run: local worker processes, or Ray tasks on a cluster
 BACKENDS = ("processes", "ray")
@@ -289,6 +291,8 @@ def main(argv: list[str] | None = None) -> dict:
                           workers=args.workers, mode=args.mode, options=options, progress=not args.quiet,
                           truncated=args.truncated, backend=args.backend or ("ray" if args.address else "processes"),
                           address=args.address)
+    except ClusterUnreachable as error:  # --address / RAY_ADDRESS names no cluster that can be joined
+        command_error("evaluate", str(error))
     except tournament.Interrupted as stop:  # Ctrl-C: keep what was played, exit as interrupted
         result = stop.result
         result["command"] = command

@@ -51,15 +51,55 @@ class Connection:
             _import_ray().shutdown()
 
 
+class ClusterUnreachable(ConnectionError):
+    """No Ray cluster could be joined at the address given; the message says what to check."""
+
+
+#: seconds to wait for a TCP answer from ``HOST:PORT`` before joining (Ray itself retries for minutes)
+PROBE_SECONDS = 5.0
+
+AUTH_HINT = ("a cluster started by `ray start` on Ray 2.59 or later may use token authentication: "
+             "set RAY_AUTH_MODE=token here, and on another machine also RAY_AUTH_TOKEN (`ray get-auth-token` "
+             "on the head prints it)")
+
+
+def _probe(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` where nothing listens (``auto``, ``local`` and ``ray://``
+    addresses are left to Ray)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or "://" in address:
+        return
+    try:
+        with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
+            pass
+    except OSError as error:
+        raise ClusterUnreachable(f"no Ray cluster answers at {address} ({error.strerror or error}); "
+                                 "start one with `ray start --head --port=PORT`, or check HOST:PORT") from None
+
+
 def connect(address: str | None = None) -> Connection:
-    """Initialise Ray for this process (see the module docstring); reuse a caller's ``ray.init``."""
+    """Initialise Ray for this process (see the module docstring); reuse a caller's ``ray.init``.
+    An address where no cluster can be joined raises :class:`ClusterUnreachable` with what to
+    check, instead of Ray's traceback or its minutes of retries."""
     ray = _import_ray()
     if ray.is_initialized():
         return Connection(started=False)
     kwargs = {"runtime_env": code_runtime_env(), "logging_level": "WARNING", "log_to_driver": True}
     if address is None and not os.environ.get("RAY_ADDRESS"):
         kwargs["include_dashboard"] = False
-    ray.init(address=address, **kwargs)
+    target = address or os.environ.get("RAY_ADDRESS")
+    if target:
+        _probe(target)
+    try:
+        ray.init(address=address, **kwargs)
+    except Exception as error:  # Ray raises ConnectionError, its AuthenticationError, RuntimeError …
+        if not target:
+            raise
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        hint = "start one with `ray start --head`" if target == "auto" else AUTH_HINT
+        raise ClusterUnreachable(f"cannot join the Ray cluster at {target!r}: {first}; {hint}") from None
     return Connection(started=True)
 
 

@@ -29,7 +29,9 @@ Rewards: each RLlib agent receives the env's rewards of its seat (the game's fin
 +1 first … −1 last, 0 before the end; on truncation at ``max_turns`` 0 for all, or with the env
 option ``truncation_scoring="standing"`` the rank rewards of the standing at the cut), whoever made
 the move that produced them, in the step that produced them. At the end every RLlib agent of the
-episode is terminated (or truncated) and ``"__all__"`` is set; no final observation is sent.
+episode is terminated (or truncated) and ``"__all__"`` is set. A terminated agent gets no final
+observation; a truncated one (a game cut at ``max_turns``) gets its last observation, from which
+RLlib bootstraps its value (RLlib refuses a truncation without one), with an all-zero mask.
 
 Seeding: ``reset(seed=s)`` seeds the adapter's generator, which draws, in this order, the game's
 seed, the learner's seat, and for every other seat whether a fixed opponent plays it and which;
@@ -192,6 +194,12 @@ class MeadowzooMultiAgentEnv(MultiAgentEnv):
             agent = self._role[seat]
             observations[agent] = rllib_observation(self.raw.observe(seat))
             self._seen.add(agent)
+        elif truncated and not terminated:
+            # RLlib bootstraps a truncated agent's value from its last observation and refuses a
+            # truncation without one; nothing is legal in a cut game, so its mask is all zero
+            for seat, agent in self._role.items():
+                if agent in self._seen:
+                    observations[agent] = rllib_observation(self.raw.observe(seat))
         # RLlib accepts rewards only for agents that have had an observation in the episode
         rewards = {agent: self._owed[agent] for agent in self._seen}
         for agent in self._seen:

@@ -42,7 +42,10 @@ from pathlib import Path
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
 from meadowzoo.envs import GAMES
-from meadowzoo.training.arguments import command_parser, layer_widths, parse_option, seed_value
+from meadowzoo.training.arguments import (
+    check_agents, check_game_arguments, check_writable, command_error, command_parser, layer_widths, non_negative_int,
+    parse_option, positive_float, positive_int, seed_value,
+)
 from meadowzoo.training.rllib_env import LEARNER, MeadowzooMultiAgentEnv
 
 MAIN = "main"
@@ -125,7 +128,9 @@ def build_config(game: str, env_options: dict | None = None, fixed_opponents: st
         .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=1)
         .learners(num_learners=0)
         .training(train_batch_size_per_learner=batch, minibatch_size=minibatch, num_epochs=epochs, lr=lr)
-        .multi_agent(policies=set(modules), policy_mapping_fn=functools.partial(module_for, snapshots=snapshots),
+        # a list, not a set: RLlib builds the modules in this order, and a set's order (string
+        # hashing) changes from process to process, and with it the modules' initial weights
+        .multi_agent(policies=modules, policy_mapping_fn=functools.partial(module_for, snapshots=snapshots),
                      policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
             m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model) for m in modules}))
@@ -156,32 +161,45 @@ def train(config, iterations: int, log=print) -> tuple[object, list[dict]]:
 def main(argv: list[str] | None = None) -> dict:
     parser = command_parser("rllib_selfplay", "RLlib PPO self-play against snapshots and heuristics.")
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--players", type=int, default=2, help="players per game")
+    parser.add_argument("--players", type=positive_int, default=2, help="players per game")
     parser.add_argument("--option", action="append", type=parse_option, default=[], help="env option key=value")
     parser.add_argument("--fixed-opponents", default="random", help="comma-separated heuristic specs ('' for none)")
     parser.add_argument("--fixed-share", type=float, default=0.5, help="chance that an opponent seat is a heuristic")
-    parser.add_argument("--snapshots", type=int, default=4, help="frozen snapshots of the learner kept")
-    parser.add_argument("--snapshot-every", type=int, default=5, help="iterations between snapshots")
-    parser.add_argument("--iterations", type=int, default=50, help="RLlib training iterations")
-    parser.add_argument("--env-runners", type=int, default=1, help="rollout actors (one CPU each)")
-    parser.add_argument("--batch", type=int, default=2000, help="env steps per training batch")
-    parser.add_argument("--minibatch", type=int, default=256, help="samples per gradient step")
-    parser.add_argument("--epochs", type=int, default=5, help="passes over every training batch")
-    parser.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate")
+    parser.add_argument("--snapshots", type=positive_int, default=4, help="frozen snapshots of the learner kept")
+    parser.add_argument("--snapshot-every", type=positive_int, default=5, help="iterations between snapshots")
+    parser.add_argument("--iterations", type=positive_int, default=50, help="RLlib training iterations")
+    parser.add_argument("--env-runners", type=non_negative_int, default=1,
+                        help="rollout actors (one CPU each; 0 samples in this process)")
+    parser.add_argument("--batch", type=positive_int, default=2000, help="env steps per training batch")
+    parser.add_argument("--minibatch", type=positive_int, default=256, help="samples per gradient step")
+    parser.add_argument("--epochs", type=positive_int, default=5, help="passes over every training batch")
+    parser.add_argument("--lr", type=positive_float, default=3e-4, help="Adam learning rate")
     parser.add_argument("--hidden", type=layer_widths, default="64,64", help="hidden layer sizes of both towers")
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of RLlib and the envs")
     parser.add_argument("--address", help="Ray cluster address (HOST:PORT or auto); default: RAY_ADDRESS or a private Ray")
     parser.add_argument("--out", type=Path, help="export the trained module to this policy file (.pt)")
     args = parser.parse_args(argv)
-    from meadowzoo.training.ray_cluster import cluster_size, connect
+    # every bad value stops here with one line naming its flag (exit status 2), before Ray starts
+    options = {"num_players": args.players, **check_game_arguments(parser, args)}
+    fixed = [spec for spec in args.fixed_opponents.split(",") if spec]
+    check_agents(parser, "--fixed-opponents", fixed, args.game, people=False)
+    if not 0.0 <= args.fixed_share <= 1.0:
+        parser.error(f"argument --fixed-share: must lie in [0, 1], got {args.fixed_share}")
+    if args.minibatch > args.batch:
+        parser.error(f"argument --minibatch: {args.minibatch} is more than --batch {args.batch}")
+    if args.out is not None:
+        check_writable(parser, "--out", args.out.parent)
+    from meadowzoo.training.ray_cluster import ClusterUnreachable, cluster_size, connect
     from meadowzoo.training.rllib_export import export_policy
 
-    options = {"num_players": args.players, **dict(args.option)}
     config = build_config(args.game, options, args.fixed_opponents, args.fixed_share, args.snapshots,
                           args.snapshot_every, args.env_runners, args.batch, args.minibatch, args.epochs, args.lr,
                           args.hidden, args.seed)
     command = "python -m meadowzoo.training.rllib_selfplay " + shlex.join(sys.argv[1:] if argv is None else argv)
-    connection = connect(args.address)
+    try:
+        connection = connect(args.address)
+    except ClusterUnreachable as error:
+        command_error("rllib_selfplay", str(error))
     try:
         print(f"Ray cluster: {cluster_size()}")
         algorithm, history = train(config, args.iterations)

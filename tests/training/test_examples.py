@@ -50,3 +50,44 @@ def test_rllib_ppo_trains_through_the_shipped_wrapper(ray_cluster):
     history = rllib.train(rllib.parse_args(["--steps", "200", "--iterations", "2"]))
     assert [row["iteration"] for row in history] == [1, 2]
     assert history[-1]["env_steps"] >= 400 and history[-1]["episodes"] >= 1
+
+
+def test_rllib_ppo_trains_on_games_cut_at_max_turns(ray_cluster):
+    """RLlib refuses a truncated agent without a last observation (it bootstraps the value from it):
+    Hase und Igel's random races are cut at --max-turns, here in every episode."""
+    pytest.importorskip("ray.rllib")
+    rllib = example("rllib_ppo")
+    history = rllib.train(rllib.parse_args(["--game", "hase_und_igel", "--max-turns", "12", "--steps", "200",
+                                            "--iterations", "2"]))
+    assert [row["iteration"] for row in history] == [1, 2] and history[-1]["episodes"] >= 10
+
+
+@pytest.mark.parametrize("name", ["cleanrl_ppo", "tianshou_dqn", "rllib_ppo"])
+@pytest.mark.parametrize("flags, message", [(["--players", "9"], "argument --players"),
+                                            (["--opponents", "bogus"], "argument --opponents: unknown agent"),
+                                            (["--opponents", "human"], "plays at the terminal")])
+def test_example_command_lines_refuse_bad_values_in_one_line(name, flags, message, capsys):
+    if name == "tianshou_dqn":
+        pytest.importorskip("tianshou")
+    if name == "rllib_ppo":
+        pytest.importorskip("ray.rllib")
+    with pytest.raises(SystemExit) as stopped:
+        example(name).parse_args(flags)
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["cleanrl_ppo", "tianshou_dqn", "rllib_ppo"])
+def test_example_help_shows_every_default(name, capsys):
+    """examples/README.md: "--help lists every option with its default"."""
+    if name == "tianshou_dqn":
+        pytest.importorskip("tianshou")
+    if name == "rllib_ppo":
+        pytest.importorskip("ray.rllib")
+    module = example(name)
+    with pytest.raises(SystemExit):
+        module.parse_args(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    parser_defaults = vars(module.parse_args([]))
+    for option, value in parser_defaults.items():
+        assert f"--{option.replace('_', '-')}" in shown
+        assert f"(default: {value})" in shown, option

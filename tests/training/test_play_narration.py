@@ -41,8 +41,11 @@ def play_scripted(monkeypatch, capsys, game: str, agents: str, seed: int, answer
 
     monkeypatch.setattr(play, "advance", recording)
     monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * answers))
-    play.main(["--game", game, "--players", str(agents.count(",") + 1), "--agents", agents, "--seed", str(seed),
-               "--show", "none"])
+    try:
+        play.main(["--game", game, "--players", str(agents.count(",") + 1), "--agents", agents, "--seed", str(seed),
+                   "--show", "none"])
+    except SystemExit as stopped:  # the input ended before the game: exit status 1
+        assert stopped.code == 1
     return moves, capsys.readouterr().out
 
 

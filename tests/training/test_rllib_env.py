@@ -38,7 +38,9 @@ def test_episodes_follow_rllibs_multi_agent_api_with_the_seats_rewards(game, pla
         for agent, reward in rewards.items():
             returns[agent] = returns.get(agent, 0.0) + reward
     *_, (_, last_obs, _, terminateds, truncateds) = steps
-    assert last_obs == {} and env.agents == []
+    assert env.agents == []
+    # a terminated agent gets no last observation; a truncated one does (RLlib bootstraps from it)
+    assert last_obs == {} if terminateds["__all__"] else set(last_obs) == seen
     raw = env.raw
     flags = terminateds if terminateds["__all__"] else truncateds
     assert {a for a in flags if a != "__all__"} == seen  # every RLlib agent of the episode ends
@@ -210,3 +212,22 @@ def test_a_module_of_another_layout_is_not_exported(tmp_path):
     with pytest.raises(ValueError, match="vf_share_layers"):
         export_module_weights(dict(module.state_dict()), tmp_path / "p.pt", "haste_bock", {"num_players": 2})
     assert not (tmp_path / "p.pt").exists()
+
+
+@pytest.mark.parametrize("game, players, fixed", [("volle_wolle", 3, None), ("hase_und_igel", 2, "random")])
+def test_a_game_cut_at_max_turns_gives_every_agent_its_last_observation(game, players, fixed):
+    """RLlib refuses an agent truncated without a last observation: each RLlib agent of the episode
+    gets its seat's observation, whose mask is all zero (nothing is legal in a cut game)."""
+    env = MeadowzooMultiAgentEnv({"game": game, "num_players": players, "max_turns": 4, "fixed_opponents": fixed,
+                                  "truncation_scoring": "standing"})
+    steps = _play(env, seed=2)
+    *_, (_, last_obs, rewards, terminateds, truncateds) = steps
+    seen = {agent for agent, *_ in steps[1:]}
+    assert truncateds["__all__"] and not terminateds["__all__"]
+    assert set(last_obs) == seen == {a for a in truncateds if a != "__all__"}
+    for agent, observation in last_obs.items():
+        seat = next(s for s, a in env._role.items() if a == agent)
+        assert env.observation_spaces[agent].contains(observation)
+        assert not observation["action_mask"].any()
+        np.testing.assert_array_equal(observation["observations"], env.raw.observe(seat)["observation"])
+    assert set(rewards) == seen  # the standing's rewards are paid in the same step
