@@ -194,7 +194,7 @@ class MeadowEnv(AECEnv, EzPickle):
             try:
                 self.restore(options["snapshot"])
             except ValueError:
-                self._needs_reset = True  # not the dealt game the caller did not ask for
+                self._needs_reset = True  # the caller asked for the snapshot's game, not the one just dealt
                 raise
         if self.render_mode == "human":
             self.render()
