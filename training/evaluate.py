@@ -97,7 +97,7 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
         **stats.tournament_stats(records, labels),
         "openskill": ratings.openskill_ratings(records, labels),
         "bradley_terry_elo": ratings.bradley_terry(records, labels),
-        "seconds_per_decision": _thinking(records, labels),
+        "seconds_per_decision": thinking_seconds(records, labels),
         "records": records,
     }
     if interrupted is not None:
@@ -108,13 +108,17 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     return result
 
 
-def _thinking(records: list[dict], labels: list[str]) -> dict[str, float]:
-    total = dict.fromkeys(labels, 0.0)
+def thinking_seconds(records: list[dict], labels: list[str]) -> dict[str, float]:
+    """Each label's thinking seconds per decision it took, over every seat it held."""
+    seconds, decisions = dict.fromkeys(labels, 0.0), dict.fromkeys(labels, 0.0)
     for record in records:
-        for label, seconds in zip(record["agents"], record["seconds"]):
-            total[label] += seconds
-    decisions = sum(r["decisions"] for r in records) or 1
-    return {label: total[label] / decisions * len(records[0]["agents"]) if records else 0.0 for label in labels}
+        # records before "seat_decisions" were kept: each seat is credited an equal share of the
+        # game's decisions (exact in games whose seats decide equally often)
+        per_seat = record.get("seat_decisions") or [record["decisions"] / len(record["agents"])] * len(record["agents"])
+        for label, spent, taken in zip(record["agents"], record["seconds"], per_seat):
+            seconds[label] += spent
+            decisions[label] += taken
+    return {label: seconds[label] / decisions[label] if decisions[label] else 0.0 for label in labels}
 
 
 # ---- output ---------------------------------------------------------------------------------------

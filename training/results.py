@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from meadowzoo.training.arguments import command_parser
+from meadowzoo.training.evaluate import thinking_seconds
 from meadowzoo.training.stats import interval_text, number_text
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -68,6 +69,9 @@ def _training_lines(labels, root: Path = Path(".")) -> list[str]:
 def result_section(result: dict, path: str, root: Path = Path(".")) -> str:
     """Markdown for one stored tournament."""
     per = result["per_agent"]
+    # from the records where they are stored: results made before the column counted each agent's
+    # own decisions hold a wrong figure
+    thinking = thinking_seconds(result["records"], list(per)) if result.get("records") else result["seconds_per_decision"]
     heading = f"#### {result['game']}, {result['players']} players, {result['games']} games"
     if result.get("partial"):  # an evaluate run stopped by Ctrl-C
         heading += f" (PARTIAL: interrupted, {result['games_planned']} planned)"
@@ -87,7 +91,7 @@ def result_section(result: dict, path: str, root: Path = Path(".")) -> str:
             f"| {number_text(s['mean_rank'], '.2f')} {_ci(s['mean_rank_ci'])} "
             f"| {number_text(s['mean_margin'], '+.2f')} {_ci(s['mean_margin_ci'])} "
             f"| {skill['mu']:.1f} ± {skill['sigma']:.1f} | {result['bradley_terry_elo'][label]:+.0f} "
-            f"| {result['seconds_per_decision'][label]:.4f} |")
+            f"| {thinking[label]:.4f} |")
     lines += _training_lines(per, root)
     pairs = [h for h in result["head_to_head"].values() if list(per).index(h["a"]) < list(per).index(h["b"])]
     if pairs:
@@ -96,7 +100,9 @@ def result_section(result: dict, path: str, root: Path = Path(".")) -> str:
             verdict = "A better" if h["significant"] else "B better" if h["share_ci"] and h["share_ci"][1] < 0.5 else "no"
             lines.append(f"| `{h['a']}` | `{h['b']}` | {h['meetings']} | {_pct(h['share'])} {_ci_pct(h['share_ci'])} | {verdict} |")
     if result.get("truncated_games"):
-        lines += ["", f"{result['truncated_games']} games were truncated at `max_turns` (reward 0 for all)."]
+        scored = ("scored by the standing at the cut" if result.get("truncated_scoring") == "standing"
+                  else "reward 0 for all: a draw")
+        lines += ["", f"{result['truncated_games']} games were truncated at `max_turns` ({scored})."]
     return "\n".join(lines)
 
 

@@ -3,8 +3,9 @@
 Input is a list of game records (see :mod:`meadowzoo.training.tournament`): per seat the agent label, the
 env's final reward and, where the game keeps points, the score. Definitions:
 
-* **win / draw / loss** — sole first place / first place shared (or a truncated game, where every
-  reward is 0) / anything else. With 2 players this is the usual win, draw, loss.
+* **win / draw / loss** — sole first place / first place shared (or a truncated game scored as a
+  draw, where every reward is 0; ``--truncated standing`` scores it by the standing at the cut
+  instead) / anything else. With 2 players this is the usual win, draw, loss.
 * **win share** — (wins + draws / 2) / games; its interval is Wilson's score interval.
 * **rank** — 1 = first, n = last, recovered from the rank reward (tied places share the mean
   rank), so a truncated game gives every seat the middle rank.

@@ -76,8 +76,14 @@ def play_task(task: GameTask) -> dict:
     env, players = start_game(task)
     seats = env.possible_agents
     thinking = dict.fromkeys(seats, 0.0)
+    taken = dict.fromkeys(seats, 0)  # decisions per seat: the seconds per decision of each agent
     actions: list[int] = []
-    decisions = advance(env, players, thinking=thinking, after=lambda agent, action: actions.append(int(action)))
+
+    def record(agent: str, action: int) -> None:
+        actions.append(int(action))
+        taken[agent] += 1
+
+    decisions = advance(env, players, thinking=thinking, after=record)
     game = env.game
     truncated = not game.is_over
     return {
@@ -91,6 +97,7 @@ def play_task(task: GameTask) -> dict:
         "decisions": decisions,
         "turns": game.turn,
         "seconds": [thinking[s] for s in seats],
+        "seat_decisions": [taken[s] for s in seats],
         "actions": actions,  # every decision in order: the game replays from its seed and these
     }
 

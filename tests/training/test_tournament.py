@@ -93,3 +93,24 @@ def test_plot_accepts_an_interval_end_a_hair_past_its_estimate(tmp_path):
     }
     plot({"per_agent": per_agent, "game": "haste_bock", "players": 4, "games": 1000}, tmp_path / "summary.png")
     assert (tmp_path / "summary.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("players, agents, mode", [(4, ["greedy", "random", "random", "greedy"], "table"),
+                                                   (2, ["random", "greedy", "strong"], "pairs")])
+def test_seconds_per_decision_divide_each_agents_time_by_its_own_decisions(players, agents, mode):
+    """An agent holding two seats, or playing only some games of a pairs series, is timed over the
+    decisions it took (the column had divided by an equal share of every game's decisions)."""
+    result = evaluate.evaluate("volle_wolle", players, agents, games=6, seed=2, mode=mode, progress=False)
+    for record in result["records"]:
+        assert sum(record["seat_decisions"]) == record["decisions"] == len(record["actions"])
+    for label in dict.fromkeys(agents):
+        seconds = sum(s for r in result["records"] for a, s in zip(r["agents"], r["seconds"]) if a == label)
+        taken = sum(n for r in result["records"] for a, n in zip(r["agents"], r["seat_decisions"]) if a == label)
+        assert result["seconds_per_decision"][label] == pytest.approx(seconds / taken)
+
+
+def test_seconds_per_decision_of_records_without_seat_counts_credit_each_seat_an_equal_share():
+    old = [{"agents": ["A", "B", "B"], "seconds": [3.0, 1.0, 2.0], "decisions": 30},
+           {"agents": ["B", "C", "A"], "seconds": [1.0, 4.0, 1.0], "decisions": 60}]
+    # A: 4 s over 10 + 20 decisions; B: 4 s over 10 + 10 + 20; C: 4 s over 20
+    assert evaluate.thinking_seconds(old, ["A", "B", "C"]) == pytest.approx({"A": 4 / 30, "B": 4 / 40, "C": 4 / 20})
