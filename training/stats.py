@@ -83,16 +83,19 @@ def _interval(low: float | None, high: float | None) -> list[float] | None:
 
 
 def seat_outcomes(record: dict) -> list[dict]:
-    """Per seat of one game: label, seat, outcome, rank, margin."""
+    """Per seat of one game: label, seat, outcome, rank, margin. In a team game (the record's
+    ``teams``: each seat's team) first place is a team's: its members win unless another team
+    shares it, and a seat's margin is taken against the best opponent, never a team-mate."""
     rewards = record["rewards"]
     scores = record.get("scores")
     n = len(rewards)
+    teams = record.get("teams") or list(range(n))
     points = scores if scores is not None else rewards
     best = max(rewards)
-    winners = sum(1 for r in rewards if r == best)
+    winners = len({teams[j] for j in range(n) if rewards[j] == best})
     out = []
     for seat, (label, reward) in enumerate(zip(record["agents"], rewards)):
-        others = [points[j] for j in range(n) if j != seat]
+        others = [points[j] for j in range(n) if teams[j] != teams[seat]]
         if reward == best:
             outcome = "win" if winners == 1 else "draw"
         else:
@@ -148,13 +151,15 @@ def _list(interval: tuple[float, float] | None) -> list[float] | None:
 
 
 def head_to_head(records: list[dict]) -> dict[str, dict]:
-    """``"A|B"`` -> A's share of meetings with B (better place = 1, same = 1/2) and its interval."""
+    """``"A|B"`` -> A's share of meetings with B (better place = 1, same = 1/2) and its interval.
+    Team-mates do not meet: they share their team's place."""
     tally: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
     for record in records:
         agents, rewards = record["agents"], record["rewards"]
+        teams = record.get("teams") or list(range(len(agents)))
         for i, a in enumerate(agents):
             for j, b in enumerate(agents):
-                if a == b:
+                if a == b or teams[i] == teams[j]:
                     continue
                 entry = tally[(a, b)]
                 entry[0] += 1.0 if rewards[i] > rewards[j] else 0.5 if rewards[i] == rewards[j] else 0.0

@@ -5,7 +5,10 @@ games. Seat balance:
 
 * ``table`` mode (as many agents as seats): the games cycle through the n cyclic rotations of the
   agent list, so every agent plays every seat equally often (the number of games is rounded up to
-  a multiple of n) and meets every other agent in every relative position.
+  a multiple of n) and meets every other agent in every relative position. In a team game (Hase
+  und Igel's ``teams``) the teams are fixed seats, so a rotation keeps the same agents together:
+  the agents listed ``k`` seats apart for a team's seat distance ``k`` are partners in every game.
+  The statistics score a team's first place as a win for each member, and team-mates never meet.
 * ``pairs`` mode (2 seats, any number of agents): every pair of agents plays the given number of
   games, alternating seats.
 
@@ -86,6 +89,7 @@ def play_task(task: GameTask) -> dict:
     decisions = advance(env, players, thinking=thinking, after=record)
     game = env.game
     truncated = not game.is_over
+    teams = game.teams()
     return {
         "index": task.index,
         "seed": task.seed,
@@ -98,6 +102,8 @@ def play_task(task: GameTask) -> dict:
         "turns": game.turn,
         "seconds": [thinking[s] for s in seats],
         "seat_decisions": [taken[s] for s in seats],
+        # team games only: each seat's team (team-mates share a place; see stats.seat_outcomes)
+        "teams": teams if len(set(teams)) < len(teams) else None,
         "actions": actions,  # every decision in order: the game replays from its seed and these
     }
 

@@ -114,3 +114,22 @@ def test_seconds_per_decision_of_records_without_seat_counts_credit_each_seat_an
            {"agents": ["B", "C", "A"], "seconds": [1.0, 4.0, 1.0], "decisions": 60}]
     # A: 4 s over 10 + 20 decisions; B: 4 s over 10 + 10 + 20; C: 4 s over 20
     assert evaluate.thinking_seconds(old, ["A", "B", "C"]) == pytest.approx({"A": 4 / 30, "B": 4 / 40, "C": 4 / 20})
+
+
+def test_a_team_win_is_a_win_for_each_member_and_team_mates_do_not_meet():
+    """HUI-29 teams 2x2 (seats 0+2 against 1+3): a cyclic rotation keeps strong and greedy partners
+    (listed two seats apart) in every game; their team's first place is a win for both, not a draw."""
+    result = evaluate.evaluate("hase_und_igel", 4, ["strong", "random", "greedy", "random"], games=4, seed=1,
+                               options={"teams": "2x2"}, progress=False)
+    for record in result["records"]:
+        assert record["teams"] == [0, 1, 0, 1]
+        partners = {record["agents"][s] for s in (0, 2)}
+        assert partners in ({"strong", "greedy"}, {"random"})
+    per = result["per_agent"]
+    finished = [r for r in result["records"] if not r["truncated"]]
+    strong_team_won = sum(1 for r in finished
+                          for s in range(4) if r["agents"][s] == "strong" and r["rewards"][s] == 1.0)
+    assert per["strong"]["wins"] == per["greedy"]["wins"] == strong_team_won > 0
+    assert per["strong"]["draws"] == per["greedy"]["draws"] == len(result["records"]) - len(finished)
+    assert "strong|greedy" not in result["head_to_head"] and "greedy|strong" not in result["head_to_head"]
+    assert result["head_to_head"]["strong|random"]["meetings"] == 2 * len(result["records"])  # two random seats
