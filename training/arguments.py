@@ -237,24 +237,35 @@ def _counts(counts) -> str:
 ISOLATE_BEFORE_FORK = True
 
 
-def agent_problem(specs, game: str) -> str | None:
-    """Why one of ``specs`` names no agent of ``game`` (each built once, then dropped), or None."""
+def agent_problem(specs, game: str, env_options: dict | None = None) -> str | None:
+    """Why one of ``specs`` names no agent of ``game`` (each built once, then dropped), or None.
+    With ``env_options`` (``num_players`` and the env options of the games to come), an agent made
+    for another configuration (a policy or value file of another player count) is a problem too."""
     from meadowzoo.agents import make_agent
 
+    env = None
+    if env_options is not None:
+        from meadowzoo.envs import game_module
+
+        env = game_module(game).raw_env(**env_options)
+        env.reset(seed=0)
     for spec in dict.fromkeys(specs):
         try:
-            make_agent(spec, game, seed=0)
+            player = make_agent(spec, game, seed=0)
+            if env is not None and hasattr(player, "check_fits"):
+                player.check_fits(env, env.observe(env.agent_selection)["observation"])
         except (ValueError, OSError) as error:
             return str(error)
     return None
 
 
 def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, before_fork: bool = False,
-                 people: bool = True) -> None:
+                 people: bool = True, env_options: dict | None = None) -> None:
     """Every agent spec of ``flag`` names an agent of ``game``; else an argparse error. With
     ``before_fork`` (the caller forks worker processes next) agents with a parameter, such as
     ``policy:<file>``, are built in a fresh process (see :data:`ISOLATE_BEFORE_FORK`). Without
-    ``people`` a ``human`` seat is refused: training's opponents, ladders and teachers play alone."""
+    ``people`` a ``human`` seat is refused: training's opponents, ladders and teachers play alone.
+    With ``env_options`` an agent made for another configuration is refused (:func:`agent_problem`)."""
     specs = list(specs)
     if not people and "human" in specs:
         parser.error(f"argument {flag}: 'human' plays at the terminal; {flag} needs agents that play by themselves")
@@ -263,9 +274,9 @@ def check_agents(parser: argparse.ArgumentParser, flag: str, specs, game: str, b
         from multiprocessing import get_context
 
         with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
-            problem = pool.submit(agent_problem, specs, game).result()
+            problem = pool.submit(agent_problem, specs, game, env_options).result()
     else:
-        problem = agent_problem(specs, game)
+        problem = agent_problem(specs, game, env_options)
     if problem is not None:
         parser.error(f"argument {flag}: {problem}")
 

@@ -275,7 +275,8 @@ def parse_args(argv: list[str] | None = None):
         parser.error(f"argument --truncated: {args.truncated} contradicts --option truncation_scoring={scoring}")
     specs = args.agents.split(",")
     local = (args.backend or ("ray" if args.address else "processes")) == "processes"
-    check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1)
+    check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1,
+                 env_options={"num_players": args.players, **options})
     try:
         tournament.schedule(specs, args.players, args.games, args.mode)
     except ValueError as error:

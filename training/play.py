@@ -85,7 +85,7 @@ def parse_args(argv: list[str] | None = None):
     if len(specs) not in (1, args.players):
         parser.error(f"argument --agents: {len(specs)} agents for {args.players} players (--players); "
                      "give one per seat or one for all")
-    check_agents(parser, "--agents", specs, args.game)
+    check_agents(parser, "--agents", specs, args.game, env_options={"num_players": args.players, **options})
     if args.out is not None:
         check_writable(parser, "--out", args.out.parent)
     args.env_options, args.specs = options, specs

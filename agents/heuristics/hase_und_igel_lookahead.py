@@ -94,11 +94,16 @@ class LookaheadHaseUndIgel(Agent):
         self.value = value
         self.explore = explore
 
-    def act(self, env: Any, agent: str) -> int:
-        game: HaseUndIgelGame = env.game
-        if not afterstate.supports(game):
+    def check_fits(self, env: Any, observation: Any = None) -> None:
+        """The value is for one configuration (the game runner and the command lines ask before the
+        first move)."""
+        if not afterstate.supports(env.game):
             raise ValueError("the Hase und Igel afterstate value is for 2 players with two runners each on the "
                              "default card rules (no chain_hare_cards, no reshuffle_deck)")
+
+    def act(self, env: Any, agent: str) -> int:
+        game: HaseUndIgelGame = env.game
+        self.check_fits(env)
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]

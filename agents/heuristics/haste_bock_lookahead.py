@@ -279,7 +279,9 @@ class LookaheadAgent(StrongHasteBock):
             plans += [(0.0, kind, TYPE_BASE[t] + m) for m in moves[t]]
         return plans
 
-    def act(self, env: Any, agent: str) -> int:
+    def check_fits(self, env: Any, observation: Any = None) -> None:
+        """A value fitted for another player count or other rules must not play (the game runner
+        and the command lines ask before the first move)."""
         game: HasteBockGame = env.game
         if game.num_agents != self.value.num_players:
             raise ValueError(f"this afterstate value was fitted for {self.value.num_players} players; "
@@ -287,6 +289,10 @@ class LookaheadAgent(StrongHasteBock):
         if game.phase2_rows != "occupied" or game.rule_data != D.DEFAULT_RULE_DATA:
             raise ValueError("this afterstate value was fitted on the default rules (phase2_rows='occupied', "
                              "no rule_data changes); the game uses others")
+
+    def act(self, env: Any, agent: str) -> int:
+        game: HasteBockGame = env.game
+        self.check_fits(env)
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]

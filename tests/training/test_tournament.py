@@ -133,3 +133,20 @@ def test_a_team_win_is_a_win_for_each_member_and_team_mates_do_not_meet():
     assert per["strong"]["draws"] == per["greedy"]["draws"] == len(result["records"]) - len(finished)
     assert "strong|greedy" not in result["head_to_head"] and "greedy|strong" not in result["head_to_head"]
     assert result["head_to_head"]["strong|random"]["meetings"] == 2 * len(result["records"])  # two random seats
+
+
+@pytest.mark.parametrize("game, players, agent, message", [
+    ("haste_bock", 4, "policy:agents/trained/haste_bock_2p.pt", "trained for 2 players; this game has 4"),
+    ("haste_bock", 3, "lookahead:agents/trained/haste_bock_2p_scratch.pt:prior=none", "fitted for 2 players"),
+    ("hase_und_igel", 3, "lookahead:agents/trained/hase_und_igel_2p_scratch.pt:prior=none", "is for 2 players"),
+])
+def test_an_agent_file_of_another_player_count_is_a_one_line_error_before_any_game(game, players, agent, message,
+                                                                                  capsys):
+    from meadowzoo.training import play
+
+    lineup = ",".join([agent] + ["greedy"] * (players - 1))
+    for main in (evaluate.main, play.main):
+        with pytest.raises(SystemExit) as stopped:
+            main(["--game", game, "--players", str(players), "--agents", lineup, "--seed", "0"])
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and message in err and "Traceback" not in err
