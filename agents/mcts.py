@@ -96,6 +96,11 @@ class MCTSAgent(Agent):
         for what, value in (("depth", depth), ("width", width), ("tree", tree)):
             if value is not None and value < 0:
                 raise ValueError(f"mcts {what} must be at least 0, got {value}")
+        # the prior only narrows the search to its `width` best actions: one without the other does nothing
+        if width and prior == "none":
+            raise ValueError(f"mcts width={width} needs prior=strong (the prior ranks the actions kept)")
+        if prior != "none" and not width:
+            raise ValueError(f"mcts prior={prior} needs width=K >= 1 (the prior keeps its K best actions)")
         self.simulations = int(simulations)
         self.c = float(c)
         self.rollout = rollout

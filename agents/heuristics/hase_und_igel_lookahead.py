@@ -170,6 +170,8 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadH
     explore = 0.0
     for setting in settings:
         key, _, raw = setting.partition("=")
+        if sum(1 for other in settings if other.partition("=")[0] == key) > 1:
+            raise ValueError(f"lookahead setting {key!r} given twice in {parameter!r}")
         if key == "prior" and raw in PRIORS:
             continue
         if key == "explore" and is_share(raw):

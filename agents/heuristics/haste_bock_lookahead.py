@@ -332,6 +332,8 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadA
     width, prior, explore, reply = DEFAULT_WIDTH, "strong", 0.0, 0
     for setting in settings:
         key, _, raw = setting.partition("=")
+        if sum(1 for other in settings if other.partition("=")[0] == key) > 1:
+            raise ValueError(f"lookahead setting {key!r} given twice in {parameter!r}")
         if key == "width" and raw.isdigit():
             width = int(raw)
         elif key == "reply" and raw.isdigit():

@@ -294,6 +294,8 @@ def test_bad_specs_and_games_get_clear_errors(value_file, tmp_path):
         make_agent(f"lookahead:{value_file}:prior=strong", "hase_und_igel")
     with pytest.raises(ValueError, match="explore"):
         make_agent(f"lookahead:{value_file}:explore=2", "hase_und_igel")
+    with pytest.raises(ValueError, match="'explore' given twice"):
+        make_agent(f"lookahead:{value_file}:explore=0.1:explore=0.2", "hase_und_igel")
     agent = make_agent(f"lookahead:{value_file}", "hase_und_igel", seed=0)
     env = new_env("hase_und_igel", players=4, seed=0)
     with pytest.raises(ValueError, match="2 players with two runners"):

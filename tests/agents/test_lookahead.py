@@ -197,6 +197,8 @@ def test_lookahead_spec_errors_are_clear(value_file):
         make_agent(f"lookahead:{value_file}:depth=3", "haste_bock")
     with pytest.raises(ValueError, match="width must be at least 1"):
         make_agent(f"lookahead:{value_file}:width=0", "haste_bock")
+    with pytest.raises(ValueError, match="'prior' given twice"):  # one answer per question, as mcts:
+        make_agent(f"lookahead:{value_file}:prior=none:prior=strong", "haste_bock")
 
 
 @pytest.mark.parametrize("facing", ["N", "E", "S", "W"])

@@ -136,6 +136,16 @@ def test_bad_specs_raise(spec):
         make_agent(spec, "volle_wolle", seed=0)
 
 
+@pytest.mark.parametrize("spec, message", [("mcts:10:width=3", "needs prior=strong"),
+                                           ("mcts:10:prior=strong", "needs width=K"),
+                                           ("mcts:10:prior=strong:width=0", "needs width=K")])
+def test_a_prior_without_a_width_or_a_width_without_a_prior_is_refused(spec, message):
+    """Either alone changes nothing (the prior only narrows the search to its width best actions):
+    silently accepting it would let a user believe the search was guided."""
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, "volle_wolle", seed=0)
+
+
 def test_width_one_follows_the_heuristic_ranking():
     """With the prior cut to one candidate the search plays the strong player's top-ranked action."""
     from meadowzoo.agents.guides import action_scores
