@@ -178,11 +178,50 @@ def command_error(module: str, message: str) -> None:
     raise SystemExit(2)
 
 
+#: the extra that installs each optional package a command may import (``pip install -e ".[extra]"``)
+EXTRAS = {"tqdm": "train", "openskill": "train", "stable_baselines3": "train", "sb3_contrib": "train",
+          "matplotlib": "train", "tensorboard": "train", "jax": "jax", "jaxlib": "jax", "pgx": "jax", "flax": "jax",
+          "optax": "jax", "ray": "ray", "tianshou": "examples"}
+
+
+def missing_extra(error: BaseException) -> str | None:
+    """For a missing optional package (a ``ModuleNotFoundError``), one line naming what installs
+    it; None for any other error."""
+    if not isinstance(error, ModuleNotFoundError) or not error.name:
+        return None
+    package = error.name.split(".")[0]
+    if package == "torch":
+        return "this needs PyTorch, which meadowzoo leaves to you: pip install torch (the build for your machine)"
+    if package not in EXTRAS:
+        return None
+    extra = EXTRAS[package]
+    return f"this needs {package}, from meadowzoo's {extra!r} extra: pip install \"meadowzoo[{extra}]\" (from a checkout: pip install -e \".[{extra}]\")"
+
+
+def _report_missing_extras(prog: str) -> None:
+    """A command that stops on a missing optional package says which extra installs it, in one line
+    (exit status 1), instead of a traceback."""
+    previous = sys.excepthook
+    if getattr(previous, "meadowzoo_extras", False):
+        return
+
+    def hook(kind, error, traceback) -> None:
+        message = missing_extra(error)
+        if message is None:
+            previous(kind, error, traceback)
+        else:
+            print(f"{prog}: error: {message}", file=sys.stderr)
+
+    hook.meadowzoo_extras = True
+    sys.excepthook = hook
+
+
 def command_parser(module: str, description: str, **kwargs) -> argparse.ArgumentParser:
     """The parser of the command line of ``meadowzoo.training.<module>``: named as it was started,
-    defaults shown in ``--help``."""
-    return argparse.ArgumentParser(prog=program_name(module), description=description,
-                                   formatter_class=HelpFormatter, **kwargs)
+    defaults shown in ``--help``; a missing optional package later names its extra."""
+    prog = program_name(module)
+    _report_missing_extras(prog)
+    return argparse.ArgumentParser(prog=prog, description=description, formatter_class=HelpFormatter, **kwargs)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, game_required: bool = True, options: bool = True,
@@ -256,6 +295,11 @@ def agent_problem(specs, game: str, env_options: dict | None = None) -> str | No
                 player.check_fits(env, env.observe(env.agent_selection)["observation"])
         except (ValueError, OSError) as error:
             return str(error)
+        except ModuleNotFoundError as error:  # a policy file needs the train extra's packages
+            message = missing_extra(error)
+            if message is None:
+                raise
+            return f"{spec}: {message}"
     return None
 
 

@@ -60,12 +60,13 @@ def checked_game_seed(seed: object, what: str = "seed") -> int:
 
 def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a series with master seed ``master``."""
-    return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint64)[0] >> 1)
+    # shifted as a Python int: NumPy 1.x has no right shift of a uint64 by a Python int
+    return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint64)[0]) >> 1
 
 
 def seat_seeds(seed: int, seats: int) -> list[int]:
     """The seed of every seat's agent in the game seeded ``seed`` (the scheme)."""
-    return [int(s >> 1) for s in np.random.SeedSequence(seed).generate_state(seats, np.uint64)]
+    return [int(s) >> 1 for s in np.random.SeedSequence(seed).generate_state(seats, np.uint64)]
 
 
 def play_seeds(seed: int, seats: int) -> list[int]:

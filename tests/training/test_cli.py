@@ -231,3 +231,33 @@ def test_players_without_parameters_refuse_one():
         make_agent("random", "chess", 0)
     with pytest.raises(ValueError, match="agent spec is a string"):
         make_agent(3, "volle_wolle", 0)
+
+
+def test_a_missing_optional_package_names_its_extra(monkeypatch, capsys):
+    """A policy file needs the train extra's sb3-contrib: without it the agent check says so in one
+    argparse line; any other missing package a command hits later is one line naming its extra."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from meadowzoo.training import evaluate
+    from meadowzoo.training.arguments import missing_extra
+
+    assert "'jax' extra" in missing_extra(ModuleNotFoundError("no", name="pgx"))
+    assert "pip install torch" in missing_extra(ModuleNotFoundError("no", name="torch.nn"))
+    assert missing_extra(ModuleNotFoundError("no", name="not_an_extra")) is None
+    assert missing_extra(ValueError("x")) is None
+
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if not installed
+    with pytest.raises(SystemExit) as stopped:
+        evaluate.main(["--game", "volle_wolle", "--agents", "policy:agents/trained/volle_wolle_2p.pt,strong",
+                       "--workers", "1"])  # the agent check runs here, where sb3_contrib is "missing"
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "'train' extra" in err and "Traceback" not in err
+
+    root = Path(__file__).resolve().parents[2]
+    script = ("import sys; sys.modules['openskill'] = None; from meadowzoo.training import evaluate; "
+              "evaluate.main(['--game', 'haste_bock', '--agents', 'random,greedy', '--games', '2', '--quiet'])")
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "needs openskill, from meadowzoo's 'train' extra" in done.stderr.strip().splitlines()[-1]

@@ -475,3 +475,16 @@ def test_head_and_unused_methods_get_405_with_allow_and_the_connection_stays_usa
         assert answer.status == 200 and "games" in json.loads(answer.read())
     finally:
         connection.close()
+
+
+def test_an_agent_whose_packages_are_missing_is_a_400_naming_the_extra(server, monkeypatch):
+    """A core install lists the shipped policy files; playing one needs the train extra."""
+    import sys
+
+    app, base = server
+    before = set(app.games)
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if not installed
+    status, answer = call(base, "POST", "/api/games", {"game": "volle_wolle", "seed": 1,
+                                                       "agents": ["policy:agents/trained/volle_wolle_2p.pt", "human"]})
+    assert status == 400 and "'train' extra" in answer["error"]
+    assert set(app.games) == before

@@ -51,6 +51,7 @@ from urllib.parse import parse_qs, urlsplit
 from meadowzoo.agents import agent_names
 from meadowzoo.agents.shipped import shipped_files
 from meadowzoo.envs import GAMES, plugin
+from meadowzoo.training.arguments import missing_extra
 from meadowzoo.training.runner import checked_game_seed
 from meadowzoo.training.web import gif, replay
 from meadowzoo.training.web.session import HUMAN, GameSession, RequestError
@@ -144,6 +145,11 @@ class App:
             session = GameSession(game_id, game, specs, seed, {"num_players": len(specs), **options}, self.agent_delay)
         except (ValueError, TypeError, FileNotFoundError) as error:  # a bad option or agent file
             raise RequestError(f"cannot start the game: {error}") from None
+        except ModuleNotFoundError as error:  # an agent whose packages this install lacks
+            message = missing_extra(error)
+            if message is None:
+                raise
+            raise RequestError(f"cannot start the game: {message}") from None
         finally:
             with self.lock:
                 self.starting -= 1
