@@ -108,6 +108,29 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     return result
 
 
+def code_version() -> dict:
+    """The code that played: meadowzoo's version and, from a git checkout, its commit and whether
+    the tree had uncommitted changes (re-running a result's command reproduces its records only
+    with the same rules and agents)."""
+    import subprocess
+    from pathlib import Path
+
+    import meadowzoo
+
+    out: dict = {"version": getattr(meadowzoo, "__version__", None), "commit": None, "dirty": None}
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        if commit.returncode == 0:
+            status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                    capture_output=True, text=True, timeout=10)
+            out["commit"] = commit.stdout.strip()
+            out["dirty"] = bool(status.stdout.strip()) if status.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):  # no git: an installed package
+        pass
+    return out
+
+
 def thinking_seconds(records: list[dict], labels: list[str]) -> dict[str, float]:
     """Each label's thinking seconds per decision it took, over every seat it held."""
     seconds, decisions = dict.fromkeys(labels, 0.0), dict.fromkeys(labels, 0.0)
@@ -301,12 +324,14 @@ def main(argv: list[str] | None = None) -> dict:
     except tournament.Interrupted as stop:  # Ctrl-C: keep what was played, exit as interrupted
         result = stop.result
         result["command"] = command
+        result["code"] = code_version()
         print("\n" + report(result))
         if args.out:
             write_outputs(result, args.out)
             print(f"\nwrote the partial results to {args.out}")
         sys.exit(130)
     result["command"] = command
+    result["code"] = code_version()
     print(report(result))
     if args.out:
         write_outputs(result, args.out)

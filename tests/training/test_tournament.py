@@ -51,6 +51,9 @@ def test_command_writes_table_json_csv_and_plot(tmp_path, capsys):
     assert "mcts:2:depth=4" in printed and "win share" in printed
     stored = json.loads((out / "results.json").read_text())
     assert stored["command"].startswith("python -m meadowzoo.training.evaluate --game haste_bock")
+    import subprocess  # the code that played: this checkout's commit (the tests run from a git checkout)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert stored["code"]["commit"] == head and isinstance(stored["code"]["dirty"], bool)
     assert stored["games"] == 4 and len(stored["records"]) == 4
     assert set(stored["per_agent"]) == {"random", "mcts:2:depth=4"}
     assert stored["per_agent"]["random"]["games"] == 12  # three seats a game
