@@ -108,6 +108,10 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     return result
 
 
+#: the checkout's paths that make up the installed package (rules, players and their files, tools)
+PACKAGE_PATHS = ("envs", "agents", "training", "meadowzoo", "pyproject.toml", "setup.py")
+
+
 def code_version() -> dict:
     """The code that played: meadowzoo's version and, from a git checkout, its commit and whether
     the tree had uncommitted changes (re-running a result's command reproduces its records only
@@ -122,8 +126,9 @@ def code_version() -> dict:
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
         if commit.returncode == 0:
-            status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                    capture_output=True, text=True, timeout=10)
+            # the package's own files only: results and docs written meanwhile change no game
+            status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", *PACKAGE_PATHS],
+                                    cwd=root, capture_output=True, text=True, timeout=10)
             out["commit"] = commit.stdout.strip()
             out["dirty"] = bool(status.stdout.strip()) if status.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):  # no git: an installed package
