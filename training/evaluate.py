@@ -319,6 +319,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     options, specs = args.env_options, args.specs
     command = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+    code = code_version()  # before the games: the code that plays them
     try:
         result = evaluate(args.game, args.players, specs, args.games, seed=args.seed,
                           workers=args.workers, mode=args.mode, options=options, progress=not args.quiet,
@@ -329,14 +330,14 @@ def main(argv: list[str] | None = None) -> dict:
     except tournament.Interrupted as stop:  # Ctrl-C: keep what was played, exit as interrupted
         result = stop.result
         result["command"] = command
-        result["code"] = code_version()
+        result["code"] = code
         print("\n" + report(result))
         if args.out:
             write_outputs(result, args.out)
             print(f"\nwrote the partial results to {args.out}")
         sys.exit(130)
     result["command"] = command
-    result["code"] = code_version()
+    result["code"] = code
     print(report(result))
     if args.out:
         write_outputs(result, args.out)
