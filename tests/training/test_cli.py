@@ -248,7 +248,9 @@ def test_a_missing_optional_package_names_its_extra(monkeypatch, capsys):
     assert missing_extra(ModuleNotFoundError("no", name="not_an_extra")) is None
     assert missing_extra(ValueError("x")) is None
 
-    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if not installed
+    for name in ["sb3_contrib", *(m for m in sys.modules if m.startswith("sb3_contrib."))]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (submodules too: an import
+        # of a module already loaded by an earlier test would not look at its parent)
     with pytest.raises(SystemExit) as stopped:
         evaluate.main(["--game", "volle_wolle", "--agents", "policy:agents/trained/volle_wolle_2p.pt,strong",
                        "--workers", "1"])  # the agent check runs here, where sb3_contrib is "missing"

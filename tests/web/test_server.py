@@ -483,7 +483,9 @@ def test_an_agent_whose_packages_are_missing_is_a_400_naming_the_extra(server, m
 
     app, base = server
     before = set(app.games)
-    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if not installed
+    for name in ["sb3_contrib", *(m for m in sys.modules if m.startswith("sb3_contrib."))]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (submodules too: an import
+        # of a module already loaded by an earlier test would not look at its parent)
     status, answer = call(base, "POST", "/api/games", {"game": "volle_wolle", "seed": 1,
                                                        "agents": ["policy:agents/trained/volle_wolle_2p.pt", "human"]})
     assert status == 400 and "'train' extra" in answer["error"]
