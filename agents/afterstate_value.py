@@ -103,6 +103,11 @@ class AfterstateValue:
         import torch
 
         verify_recorded_sha256(path)
+        from meadowzoo.agents import mlp_policy
+
+        if mlp_policy.file_format(Path(path)) in mlp_policy.FORMATS:  # a network's numpy export, not a value
+            raise ValueError(f"{path} is a policy network, not an afterstate value file: play it with "
+                             f"policy:{path} or sampled:{path}")
         try:
             payload = torch.load(Path(path), map_location="cpu", weights_only=True)
         except FileNotFoundError:

@@ -27,6 +27,7 @@ import numpy as np
 
 from meadowzoo.agents import mlp_policy
 from meadowzoo.agents.advice import advice_size, check_advice, env_advice
+from meadowzoo.agents.afterstate_value import FORMAT as AFTERSTATE_FORMAT
 from meadowzoo.agents.base import Agent
 
 FORMAT = "meadowzoo-policy-v1"
@@ -117,6 +118,8 @@ def load_policy(path: str | Path) -> Any:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # truncated zip, pickled code, not a torch file at all …
         raise ValueError(f"{path}: not a readable meadowzoo policy file ({type(error).__name__}: {error})") from None
+    if isinstance(payload, dict) and payload.get("format") == AFTERSTATE_FORMAT:
+        raise ValueError(f"{path} is an afterstate value file, not a policy: play it with lookahead:{path}")
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise ValueError(f"{path}: not a meadowzoo policy file")
     for field, kind in _FIELDS.items():

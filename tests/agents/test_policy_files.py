@@ -107,3 +107,13 @@ def test_a_two_player_policy_refuses_a_three_player_game(game, file):
     env.reset(seed=0)
     with pytest.raises(ValueError, match=f"{file}.pt was trained for 2 players; this game has 3"):
         player.act(env, env.agent_selection)
+
+
+@pytest.mark.parametrize("spec, game, hint", [
+    ("policy:agents/trained/haste_bock_2p_scratch.pt", "haste_bock", "play it with lookahead:"),
+    ("lookahead:agents/trained/volle_wolle_2p_scratch.npz", "haste_bock", "play it with policy:"),
+    ("lookahead:agents/trained/hase_und_igel_4p_scratch.npz", "hase_und_igel", "play it with policy:"),
+])
+def test_a_file_given_to_the_wrong_kind_of_player_says_which_kind_plays_it(spec, game, hint):
+    with pytest.raises(ValueError, match=hint):
+        make_agent(spec, game, seed=0)
