@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from meadowzoo.agents import mlp_policy
 from meadowzoo.agents.shipped import verify_recorded_sha256
 
 FORMAT = "meadowzoo-afterstate-value-v1"
@@ -78,6 +79,18 @@ def is_share(text: str) -> bool:
         return False
 
 
+def spec_settings(parameter: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """A lookahead spec parameter ``path[:key=value...]`` as the path and its settings
+    ``(setting, key, value)``; a key given twice is a ``ValueError``."""
+    path, *settings = parameter.split(":")
+    parsed = [(setting, *setting.partition("=")[::2]) for setting in settings]
+    keys = [key for _, key, _ in parsed]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"lookahead setting {key!r} given twice in {parameter!r}")
+    return path, parsed
+
+
 def input_options(encoding: ModuleType | InputVariant) -> dict[str, Any]:
     """The input options of an encoding (none for the module itself)."""
     return dict(getattr(encoding, "options", {}))
@@ -103,8 +116,6 @@ class AfterstateValue:
         import torch
 
         verify_recorded_sha256(path)
-        from meadowzoo.agents import mlp_policy
-
         if mlp_policy.file_format(Path(path)) in mlp_policy.FORMATS:  # a network's numpy export, not a value
             raise ValueError(f"{path} is a policy network, not an afterstate value file: play it with "
                              f"policy:{path} or sampled:{path}")

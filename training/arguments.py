@@ -281,6 +281,7 @@ def agent_problem(specs, game: str, env_options: dict | None = None) -> str | No
     With ``env_options`` (``num_players`` and the env options of the games to come), an agent made
     for another configuration (a policy or value file of another player count) is a problem too."""
     from meadowzoo.agents import make_agent
+    from meadowzoo.training.runner import check_fit
 
     env = None
     if env_options is not None:
@@ -291,8 +292,8 @@ def agent_problem(specs, game: str, env_options: dict | None = None) -> str | No
     for spec in dict.fromkeys(specs):
         try:
             player = make_agent(spec, game, seed=0)
-            if env is not None and hasattr(player, "check_fits"):
-                player.check_fits(env, env.observe(env.agent_selection)["observation"])
+            if env is not None:
+                check_fit(player, env, env.agent_selection)
         except (ValueError, OSError) as error:
             return str(error)
         except ModuleNotFoundError as error:  # a policy file needs the train extra's packages

@@ -97,7 +97,7 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
         **stats.tournament_stats(records, labels),
         "openskill": ratings.openskill_ratings(records, labels),
         "bradley_terry_elo": ratings.bradley_terry(records, labels),
-        "seconds_per_decision": thinking_seconds(records, labels),
+        "seconds_per_decision": stats.thinking_seconds(records, labels),
         "records": records,
     }
     if interrupted is not None:
@@ -134,19 +134,6 @@ def code_version() -> dict:
     except (OSError, subprocess.SubprocessError):  # no git: an installed package
         pass
     return out
-
-
-def thinking_seconds(records: list[dict], labels: list[str]) -> dict[str, float]:
-    """Each label's thinking seconds per decision it took, over every seat it held."""
-    seconds, decisions = dict.fromkeys(labels, 0.0), dict.fromkeys(labels, 0.0)
-    for record in records:
-        # records before "seat_decisions" were kept: each seat is credited an equal share of the
-        # game's decisions (exact in games whose seats decide equally often)
-        per_seat = record.get("seat_decisions") or [record["decisions"] / len(record["agents"])] * len(record["agents"])
-        for label, spent, taken in zip(record["agents"], record["seconds"], per_seat):
-            seconds[label] += spent
-            decisions[label] += taken
-    return {label: seconds[label] / decisions[label] if decisions[label] else 0.0 for label in labels}
 
 
 # ---- output ---------------------------------------------------------------------------------------

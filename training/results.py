@@ -19,8 +19,7 @@ import sys
 from pathlib import Path
 
 from meadowzoo.training.arguments import command_parser
-from meadowzoo.training.evaluate import thinking_seconds
-from meadowzoo.training.stats import interval_text, number_text
+from meadowzoo.training.stats import interval_text, number_text, thinking_seconds
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 

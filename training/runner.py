@@ -99,9 +99,15 @@ def start(game: str, specs: Sequence[str], seed: int, options: Mapping[str, Any]
     players = {agent: make_agent(spec, game, seed=int(s)) for agent, spec, s in zip(agents, specs, seeds(seed, len(agents)))}
     for seat, player in players.items():
         player.reset()
-        if hasattr(player, "check_fits"):  # a network made for another player count: say so before the first move
-            player.check_fits(env, env.observe(seat)["observation"])
+        check_fit(player, env, seat)
     return env, players
+
+
+def check_fit(player: Agent, env: Any, seat: str) -> None:
+    """A player made for another configuration (a network or value file of another player count or
+    rules, ``check_fits``) raises its ``ValueError`` here, before the first move."""
+    if hasattr(player, "check_fits"):
+        player.check_fits(env, env.observe(seat)["observation"])
 
 
 def advance(env: Any, players: Mapping[str, Agent], *, until: str | Collection[str] | None = None,

@@ -11,6 +11,8 @@ env's final reward and, where the game keeps points, the score. Definitions:
   rank), so a truncated game gives every seat the middle rank.
 * **margin** — own score minus the best opponent's score where the game keeps points (Haste
   Bock?, Volle Wolle), else own reward minus the best opponent's reward (Hase und Igel).
+* **seconds per decision** — an agent's thinking time over the decisions it took, every seat it
+  held counted (:func:`thinking_seconds`).
 * Means get a Student-t interval (normal quantile corrected for small samples), cut to the range
   the quantity can take: a mean rank lies in [1, players]; a reward margin in [-2, 2] (rank
   rewards lie in [-1, 1]); a score margin within the spread of the scores the tournament saw
@@ -170,6 +172,19 @@ def head_to_head(records: list[dict]) -> dict[str, dict]:
         out[f"{a}|{b}"] = {"a": a, "b": b, "meetings": n, "share": s / n, "share_ci": _list(interval),
                            "significant": interval is not None and interval[0] > 0.5}
     return out
+
+
+def thinking_seconds(records: list[dict], labels: list[str]) -> dict[str, float]:
+    """Each label's thinking seconds per decision it took, over every seat it held."""
+    seconds, decisions = dict.fromkeys(labels, 0.0), dict.fromkeys(labels, 0.0)
+    for record in records:
+        # records before "seat_decisions" were kept: each seat is credited an equal share of the
+        # game's decisions (exact in games whose seats decide equally often)
+        per_seat = record.get("seat_decisions") or [record["decisions"] / len(record["agents"])] * len(record["agents"])
+        for label, spent, taken in zip(record["agents"], record["seconds"], per_seat):
+            seconds[label] += spent
+            decisions[label] += taken
+    return {label: seconds[label] / decisions[label] if decisions[label] else 0.0 for label in labels}
 
 
 def tournament_stats(records: list[dict], labels: list[str]) -> dict:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import AfterstateValue, is_share
+from meadowzoo.agents.afterstate_value import AfterstateValue, is_share, spec_settings
 from meadowzoo.agents.base import Agent
 from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.envs.hase_und_igel import afterstate
@@ -166,12 +166,9 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadH
         raise ValueError(f"this lookahead player is for {afterstate.GAME}, not {game!r}")
     if not parameter:
         raise ValueError("lookahead needs a value file: lookahead:path/to/value.pt")
-    path, *settings = parameter.split(":")
+    path, settings = spec_settings(parameter)
     explore = 0.0
-    for setting in settings:
-        key, _, raw = setting.partition("=")
-        if sum(1 for other in settings if other.partition("=")[0] == key) > 1:
-            raise ValueError(f"lookahead setting {key!r} given twice in {parameter!r}")
+    for setting, key, raw in settings:
         if key == "prior" and raw in PRIORS:
             continue
         if key == "explore" and is_share(raw):

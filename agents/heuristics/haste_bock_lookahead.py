@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from meadowzoo.agents.afterstate_value import AfterstateValue as LearnedValue, is_share
+from meadowzoo.agents.afterstate_value import AfterstateValue as LearnedValue, is_share, spec_settings
 from meadowzoo.agents.heuristics.haste_bock import StrongHasteBock, light_copy, tile_options, turn_points
 from meadowzoo.agents.shipped import resolve_agent_file
 from meadowzoo.envs.haste_bock import afterstate
@@ -328,12 +328,9 @@ def parse_spec(parameter: str | None, game: str, seed: int | None) -> LookaheadA
         raise ValueError(f"the lookahead player is for {GAME}, not {game!r}")
     if not parameter:
         raise ValueError("lookahead needs a value file: lookahead:path/to/value.pt")
-    path, *settings = parameter.split(":")
+    path, settings = spec_settings(parameter)
     width, prior, explore, reply = DEFAULT_WIDTH, "strong", 0.0, 0
-    for setting in settings:
-        key, _, raw = setting.partition("=")
-        if sum(1 for other in settings if other.partition("=")[0] == key) > 1:
-            raise ValueError(f"lookahead setting {key!r} given twice in {parameter!r}")
+    for setting, key, raw in settings:
         if key == "width" and raw.isdigit():
             width = int(raw)
         elif key == "reply" and raw.isdigit():

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from meadowzoo.training import evaluate, tournament
+from meadowzoo.training import evaluate, stats, tournament
 
 
 def test_table_mode_rotates_every_agent_through_every_seat():
@@ -116,7 +116,7 @@ def test_seconds_per_decision_of_records_without_seat_counts_credit_each_seat_an
     old = [{"agents": ["A", "B", "B"], "seconds": [3.0, 1.0, 2.0], "decisions": 30},
            {"agents": ["B", "C", "A"], "seconds": [1.0, 4.0, 1.0], "decisions": 60}]
     # A: 4 s over 10 + 20 decisions; B: 4 s over 10 + 10 + 20; C: 4 s over 20
-    assert evaluate.thinking_seconds(old, ["A", "B", "C"]) == pytest.approx({"A": 4 / 30, "B": 4 / 40, "C": 4 / 20})
+    assert stats.thinking_seconds(old, ["A", "B", "C"]) == pytest.approx({"A": 4 / 30, "B": 4 / 40, "C": 4 / 20})
 
 
 def test_a_team_win_is_a_win_for_each_member_and_team_mates_do_not_meet():
