@@ -6,7 +6,9 @@
 Every ``results/<name>/results.json`` written by ``python -m meadowzoo.training.evaluate --out`` becomes one
 table: the exact command that produced it, then per agent wins–draws–losses, win share, mean rank
 and mean margin with 95% intervals, and the ratings; for every pair of agents the head-to-head
-share with its interval and whether it is significant. Nothing in the section is typed by hand:
+share with its interval and whether it is significant. The statistics are computed from the
+stored game records by :mod:`meadowzoo.training.stats` as it is now (intervals clustered by game),
+so a change of definition reaches every table. Nothing in the section is typed by hand:
 it is replaced whole between ``<!-- results:start -->`` and ``<!-- results:end -->``. Links to the
 ``results.json`` files are relative to the folder of the file written (``--readme``).
 """
@@ -19,7 +21,7 @@ import sys
 from pathlib import Path
 
 from meadowzoo.training.arguments import command_parser
-from meadowzoo.training.stats import interval_text, number_text, thinking_seconds
+from meadowzoo.training.stats import interval_text, number_text, thinking_seconds, tournament_stats
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
@@ -67,10 +69,14 @@ def _training_lines(labels, root: Path = Path(".")) -> list[str]:
 
 def result_section(result: dict, path: str, root: Path = Path(".")) -> str:
     """Markdown for one stored tournament."""
+    if result.get("records"):
+        # the statistics from the games themselves, by today's definitions (stats.py): results
+        # made before the intervals were clustered by game, or before the thinking-time column
+        # counted each agent's own decisions, hold older figures
+        result = {**result, **tournament_stats(result["records"], list(result["per_agent"])),
+                  "seconds_per_decision": thinking_seconds(result["records"], list(result["per_agent"]))}
     per = result["per_agent"]
-    # from the records where they are stored: results made before the column counted each agent's
-    # own decisions hold a wrong figure
-    thinking = thinking_seconds(result["records"], list(per)) if result.get("records") else result["seconds_per_decision"]
+    thinking = result["seconds_per_decision"]
     heading = f"#### {result['game']}, {result['players']} players, {result['games']} games"
     if result.get("partial"):  # an evaluate run stopped by Ctrl-C
         heading += f" (PARTIAL: interrupted, {result['games_planned']} planned)"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from meadowzoo.training import evaluate, results
+from meadowzoo.training import evaluate, results, stats
 
 
 @pytest.fixture
@@ -54,3 +54,19 @@ def test_the_committed_tables_are_what_the_stored_results_give(monkeypatch, caps
     monkeypatch.chdir(root)
     results.main(["--check"])  # exits 1 when stale
     assert capsys.readouterr().out.strip() == "results/README.md: up to date"
+
+
+def test_tables_compute_the_statistics_from_the_records(stored):
+    """A stored result whose statistics were computed by older definitions (here: tampered) shows
+    what ``stats`` gives for its records today, so a change of definition reaches every table."""
+    root, readme, result = stored
+    path = root / "results" / "vw_2p" / "results.json"
+    stale = json.loads(path.read_text())
+    stale["per_agent"]["random"]["win_share_ci"] = [0.123, 0.456]
+    stale["head_to_head"]["mcts:3:depth=4|random"]["share_ci"] = [0.111, 0.222]
+    path.write_text(json.dumps(stale))
+    results.update(readme, root / "results")
+    text = readme.read_text()
+    assert "[12.3, 45.6]" not in text and "[11.1, 22.2]" not in text
+    fresh = stats.tournament_stats(result["records"], result["agents"])
+    assert stats.interval_text(fresh["per_agent"]["random"]["win_share_ci"], percent=True) in text

@@ -172,3 +172,77 @@ def test_score_margin_interval_within_the_spread_of_scores():
                {"index": 1, "agents": ["B", "A"], "rewards": [1.0, -1.0], "scores": [10, 0]}]
     a = stats.tournament_stats(records, ["A", "B"])["per_agent"]["A"]
     assert a["mean_margin"] == 0.0 and a["mean_margin_ci"] == [-10, 10]
+
+
+# ---- intervals clustered by game ------------------------------------------------------------------
+def one_against_three(wins: int, losses: int) -> list[dict]:
+    """4-player tables of A and three B seats: A first (ahead of every B) or last (behind every B)."""
+    records = []
+    for i in range(wins + losses):
+        a_reward = 1.0 if i < wins else -1.0
+        b_rewards = [-1.0 / 3, -1.0 / 3, -1.0 / 3] if i < wins else [1.0, 1.0 / 3, -1.0 / 3]
+        records.append({"agents": ["A", "B", "B", "B"], "rewards": [a_reward, *b_rewards], "scores": None})
+    return records
+
+
+def test_design_effect_is_exactly_one_with_one_value_per_game():
+    values = [random.Random(seed).choice([0.0, 0.5, 1.0]) for seed in range(200)]
+    assert stats.design_effect([[v] for v in values]) == 1.0
+    assert stats.share_ci(values) == stats.share_ci(values, games=list(range(200)))
+    assert stats.share_ci(values) == stats.wilson(sum(values), len(values))
+
+
+def test_a_games_identical_meetings_count_as_one_game():
+    # k copies of each game's outcome carry the information of one: the effective sample size is
+    # kG(G-1)/(kG-1), i.e. about G, not kG
+    per_game = [1.0] * 58 + [0.0] * 42
+    values = [v for v in per_game for _ in range(3)]
+    games = [g for g in range(100) for _ in range(3)]
+    deff = stats.design_effect([[v] * 3 for v in per_game])
+    assert deff == pytest.approx(299 / 99)
+    clustered = stats.share_ci(values, games)
+    assert clustered == pytest.approx(stats.wilson(58 * 300 / 299 * 99 / 100, 300 * 99 / 299))
+    naive = stats.wilson(174, 300)
+    assert clustered[0] < naive[0] and clustered[1] > naive[1]
+
+
+def test_three_meetings_in_one_game_do_not_make_a_win_significant():
+    # A is ahead of all three B seats in 58 of 100 games: 174 of 300 meetings. As independent
+    # meetings that would be significant (Wilson's lower end 52.4%); it is 100 games' evidence
+    result = stats.tournament_stats(one_against_three(58, 42), ["A", "B"])
+    pair = result["head_to_head"]["A|B"]
+    assert pair["meetings"] == 300 and pair["share"] == pytest.approx(0.58)
+    assert stats.wilson(174, 300)[0] > 0.5
+    assert pair["share_ci"][0] < 0.5 and not pair["significant"]
+    # the same share from 300 independent games would be significant
+    assert stats.tournament_stats(one_against_three(174, 126), ["A", "B"])["head_to_head"]["A|B"]["significant"]
+
+
+def test_negatively_correlated_seats_keep_the_independent_interval():
+    # B holds three seats and at most one of them wins a game: the rows vary less between games
+    # than independent ones would, and the interval is not narrowed below the plain one
+    result = stats.tournament_stats(one_against_three(40, 60), ["A", "B"])
+    b = result["per_agent"]["B"]
+    assert (b["games"], b["wins"]) == (300, 60)
+    assert b["win_share_ci"] == pytest.approx(list(stats.wilson(60, 300)))
+    # one row per game for A: the plain interval
+    assert result["per_agent"]["A"]["win_share_ci"] == pytest.approx(list(stats.wilson(40, 100)))
+
+
+def test_clustered_mean_of_copied_games_is_the_mean_of_the_games():
+    # four identical rows from each of five games: the cluster-robust variance of the mean is
+    # exactly the five games' own (G/(G-1) * sum((4(y - m))^2) / 20^2 = s^2 / 5) and the t
+    # quantile has 4 degrees of freedom, so the interval is that of the five games
+    per_game = [1.0, 2.0, 3.0, 4.0, 5.0]
+    values = [v for v in per_game for _ in range(4)]
+    games = [g for g in range(5) for _ in range(4)]
+    assert stats.mean_ci(values, games=games) == pytest.approx(stats.mean_ci(per_game))
+    _, naive_lo, naive_hi = stats.mean_ci(values)  # 20 "independent" rows: far narrower
+    _, lo, hi = stats.mean_ci(values, games=games)
+    assert hi - lo > 2 * (naive_hi - naive_lo)
+    assert stats.mean_ci(values, games=[0] * 20) == (3.0, None, None)  # one game: no interval
+
+
+def test_game_ids_must_match_the_values():
+    with pytest.raises(ValueError, match="game ids"):
+        stats.share_ci([1.0, 0.0], games=[0])
