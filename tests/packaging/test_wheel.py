@@ -77,6 +77,12 @@ def test_wheel_holds_one_package_with_data_and_shipped_agents(wheel):
                      "meadowzoo/training/web/static/index.html", "meadowzoo/training/web/static/app.js",
                      "meadowzoo/training/web/static/style.css"]:
         assert expected in names
+    # the version is written once, in meadowzoo/__init__.py, and the wheel's metadata carries it
+    import meadowzoo
+
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert f"\nVersion: {meadowzoo.__version__}\n" in metadata
+    assert wheel.name.startswith(f"meadowzoo-{meadowzoo.__version__}-")
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
     for script in ["meadowzoo-train", "meadowzoo-evaluate", "meadowzoo-play", "meadowzoo-results", "meadowzoo-serve"]:
