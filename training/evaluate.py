@@ -5,10 +5,14 @@
 
 ``--agents`` takes agent specs (``name`` or ``name:parameter``, see ``meadowzoo.agents.registry``). With as
 many agents as seats every game seats all of them, rotating seats (``--mode table``, the default);
-with 2 players and more agents ``--mode pairs`` plays every pairing ``--games`` times, alternating
-seats. A name may repeat to fill seats (``strong,random,random,random``); repeated seats pool
-their results under one label. ``--option key=value`` passes env options (ints and booleans are
-parsed), e.g. ``--option two_runners=false``. ``--truncated standing`` scores games cut at
+in a team game (``--option teams=2x2`` in Hase und Igel) the games also go through every way of
+splitting the agents into teams, so every agent is partnered with every other equally often.
+``--games`` is rounded up to whole cycles of that schedule; the command prints the cycle first
+(:mod:`meadowzoo.training.tournament` describes it). With 2 players and more agents ``--mode pairs``
+plays every pairing ``--games`` times, alternating seats. A name may repeat to fill seats
+(``strong,random,random,random``); repeated seats pool their results under one label.
+``--option key=value`` passes env options (ints and booleans are parsed), e.g.
+``--option two_runners=false``. ``--truncated standing`` scores games cut at
 ``max_turns`` by the standing at the cut instead of as draws (4-player Hase und Igel with random
 seats rarely ends: the race ends only when all runners but one are home).
 
@@ -67,7 +71,8 @@ def evaluate(game: str, players: int, specs: list[str], games: int, seed: int = 
     if address is not None and backend != "ray":
         raise ValueError("a Ray address needs backend='ray'")
     options = {"num_players": players, **(options or {})}
-    seatings = tournament.schedule(specs, players, games, mode)
+    # the game says its teams: a team game's schedule rotates partners too (tournament.table_cycle)
+    seatings = tournament.schedule(specs, players, games, mode, tournament.seat_teams(game, options))
     tasks = tournament.make_tasks(game, seatings, seed, options)
     start = time.time()
     interrupted = None
@@ -269,7 +274,8 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--games", type=positive_int, default=400,
                         help="games (table mode) or games per pairing (pairs mode)")
     parser.add_argument("--mode", choices=["table", "pairs"], default="table",
-                        help="table: every game seats all agents, rotating seats; pairs: every pairing of agents (2 players)")
+                        help="table: every game seats all agents, rotating seats (and partners, in a team game); "
+                             "pairs: every pairing of agents (2 players)")
     parser.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (processes backend)")
     parser.add_argument("--backend", choices=BACKENDS, default=None,
@@ -292,8 +298,9 @@ def parse_args(argv: list[str] | None = None):
     local = (args.backend or ("ray" if args.address else "processes")) == "processes"
     check_agents(parser, "--agents", specs, args.game, before_fork=local and args.workers > 1,
                  env_options={"num_players": args.players, **options})
+    args.teams = tournament.seat_teams(args.game, {"num_players": args.players, **options})
     try:
-        tournament.schedule(specs, args.players, args.games, args.mode)
+        tournament.schedule(specs, args.players, args.games, args.mode, args.teams)
     except ValueError as error:
         parser.error(f"argument --agents: {error}")
     if args.out is not None:  # before any game: a folder that cannot be written fails now
@@ -307,6 +314,8 @@ def main(argv: list[str] | None = None) -> dict:
     options, specs = args.env_options, args.specs
     command = "python -m meadowzoo.training.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     code = code_version()  # before the games: the code that plays them
+    # what the games will be, before they start: a team game's cycle can round --games up a lot
+    print(tournament.cycle_text(specs, args.players, args.games, args.mode, args.teams), flush=True)
     try:
         result = evaluate(args.game, args.players, specs, args.games, seed=args.seed,
                           workers=args.workers, mode=args.mode, options=options, progress=not args.quiet,

@@ -3,6 +3,7 @@
 import csv
 import json
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -26,6 +27,94 @@ def test_pairs_mode_plays_every_pairing_seat_balanced():
 def test_bad_schedules_are_refused(specs, players, mode):
     with pytest.raises(ValueError):
         tournament.schedule(specs, players, 4, mode)
+
+
+def test_the_schedule_without_teams_is_the_one_stored_results_were_played_with():
+    """Stored tournaments are re-run from their commands: a game without teams keeps exactly the
+    seatings it had before team games rotated partners (the list's rotations, repeats and all)."""
+    rotations = [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert tournament.schedule(["a", "b", "c"], 3, 5) == rotations * 2
+    assert tournament.schedule(["a", "b", "c"], 3, 5, teams=[0, 1, 2]) == rotations * 2  # every seat its own team
+    assert tournament.schedule(["s", "r", "r", "r"], 4, 4, teams=None) == [
+        ("s", "r", "r", "r"), ("r", "r", "r", "s"), ("r", "r", "s", "r"), ("r", "s", "r", "r")]
+    assert tournament.schedule(["s", "s"], 2, 3) == [("s", "s")] * 4  # not shortened
+    # the tournament asks the game for its teams: none in the games without a team option
+    assert tournament.seat_teams("haste_bock", {"num_players": 4}) is None
+    assert tournament.seat_teams("volle_wolle", {"num_players": 3}) is None
+    assert tournament.seat_teams("hase_und_igel", {"num_players": 4}) is None
+
+
+# the team layouts of the rules (Hase und Igel's teams option): players, option, cycle length,
+# games each agent plays at each seat in a cycle, games each pair of agents are partners in
+HUI_TEAMS = [(4, "2x2", 12, 3, 4), (6, "3x2", 90, 15, 18), (6, "2x3", 60, 10, 24)]
+
+
+def partners(seatings: list[tuple[str, ...]], teams: list[int]) -> Counter:
+    """How often each pair of agents sat in one team (a pair of seats of one team counts once)."""
+    return Counter(frozenset((seats[i], seats[j])) for seats in seatings
+                   for i, j in combinations(range(len(teams)), 2) if teams[i] == teams[j])
+
+
+@pytest.mark.parametrize("players, layout, cycle, per_seat, together", HUI_TEAMS)
+def test_a_team_game_seats_every_agent_at_every_seat_equally_often(players, layout, cycle, per_seat, together):
+    teams = tournament.seat_teams("hase_und_igel", {"num_players": players, "teams": layout})
+    specs = [f"agent{i}" for i in range(players)]
+    seatings = tournament.schedule(specs, players, 1, teams=teams)
+    assert len(seatings) == cycle  # one whole cycle
+    assert len(tournament.schedule(specs, players, cycle + 1, teams=teams)) == 2 * cycle  # rounded up to cycles
+    for agent in specs:
+        assert Counter(s.index(agent) for s in seatings) == dict.fromkeys(range(players), per_seat)
+    for start in range(0, cycle, players):  # every block of one partnering is seat-balanced already
+        block = seatings[start:start + players]
+        assert all(sorted(s.index(agent) for s in block) == list(range(players)) for agent in specs)
+
+
+@pytest.mark.parametrize("players, layout, cycle, per_seat, together", HUI_TEAMS)
+def test_a_team_game_partners_every_pair_of_agents_equally_often(players, layout, cycle, per_seat, together):
+    teams = tournament.seat_teams("hase_und_igel", {"num_players": players, "teams": layout})
+    specs = [f"agent{i}" for i in range(players)]
+    seatings = tournament.schedule(specs, players, cycle, teams=teams)
+    every_pair = {frozenset(pair) for pair in combinations(specs, 2)}
+    assert partners(seatings, teams) == dict.fromkeys(every_pair, together)
+
+
+def test_repeated_agents_in_a_team_game_give_the_others_the_same_partners():
+    teams = [0, 1, 0, 1]
+    seatings = tournament.schedule(["A", "B", "strong", "strong"], 4, 12, teams=teams)
+    assert len(seatings) == 12
+    for agent, other in (("A", "B"), ("B", "A")):  # A and B: the same partners, so comparable
+        mates = Counter(s[(s.index(agent) + 2) % 4] for s in seatings)
+        assert mates == {other: 4, "strong": 8}
+    assert Counter(s.index("A") for s in seatings) == {0: 3, 1: 3, 2: 3, 3: 3}
+    assert Counter(i for s in seatings for i, a in enumerate(s) if a == "strong") == {0: 6, 1: 6, 2: 6, 3: 6}
+    # seatings made equal by repeats are kept in the same shares, in fewer games
+    assert tournament.schedule(["strong"] * 4, 4, 1, teams=teams) == [("strong",) * 4]
+    halved = tournament.schedule(["A", "A", "B", "B"], 4, 1, teams=teams)
+    assert len(halved) == 6 and len(set(halved)) == 6
+    assert Counter(i for s in halved for i, a in enumerate(s) if a == "A") == {0: 3, 1: 3, 2: 3, 3: 3}
+    assert sum(s[0] == s[2] for s in halved) == 2  # A with A (or B with B) in a third of the games, as in 12
+
+
+@pytest.mark.parametrize("teams, mode, problem", [([0, 0, 1, 1], "table", "rotation"), ([0, 1, 0], "table", "teams"),
+                                                  ([0, 0], "pairs", "without teams")])
+def test_team_layouts_the_schedule_cannot_balance_are_refused(teams, mode, problem):
+    players = 2 if mode == "pairs" else 4
+    with pytest.raises(ValueError, match=problem):
+        tournament.schedule(["a", "b", "c", "d"][:players], players, 4, mode, teams)
+
+
+def test_a_team_tournament_records_every_partnering(capsys):
+    agents = ["random", "greedy", "strong", "mcts:2:depth=2"]
+    result = evaluate.main(["--game", "hase_und_igel", "--players", "4", "--agents", ",".join(agents), "--games", "5",
+                            "--option", "teams=2x2", "--option", "max_turns=40", "--workers", "1", "--quiet"])
+    printed = capsys.readouterr().out
+    assert "a cycle of 12 games" in printed and "5 games rounded up to 12" in printed
+    assert len(result["records"]) == 12
+    assert all(record["teams"] == [0, 1, 0, 1] for record in result["records"])
+    seatings = [tuple(record["agents"]) for record in result["records"]]
+    assert partners(seatings, [0, 1, 0, 1]) == {frozenset(pair): 4 for pair in combinations(agents, 2)}
+    for agent in agents:
+        assert Counter(s.index(agent) for s in seatings) == {0: 3, 1: 3, 2: 3, 3: 3}
 
 
 def test_game_seeds_differ_and_are_stable():
@@ -120,22 +209,23 @@ def test_seconds_per_decision_of_records_without_seat_counts_credit_each_seat_an
 
 
 def test_a_team_win_is_a_win_for_each_member_and_team_mates_do_not_meet():
-    """HUI-29 teams 2x2 (seats 0+2 against 1+3): a cyclic rotation keeps strong and greedy partners
-    (listed two seats apart) in every game; their team's first place is a win for both, not a draw."""
+    """HUI-29 teams 2x2 (seats 0+2 against 1+3): the schedule partners strong and greedy in a third
+    of the games; their team's first place is a win for both, not a draw, and they meet head to
+    head only in the games where they are opponents."""
     result = evaluate.evaluate("hase_und_igel", 4, ["strong", "random", "greedy", "random"], games=4, seed=1,
                                options={"teams": "2x2"}, progress=False)
-    for record in result["records"]:
-        assert record["teams"] == [0, 1, 0, 1]
-        partners = {record["agents"][s] for s in (0, 2)}
-        assert partners in ({"strong", "greedy"}, {"random"})
+    records = result["records"]
+    assert len(records) == 12  # one cycle: 3 partnerings at 4 rotations
+    assert all(record["teams"] == [0, 1, 0, 1] for record in records)
+    together = [r for r in records if (r["agents"].index("strong") - r["agents"].index("greedy")) % 2 == 0]
+    assert len(together) == 4
     per = result["per_agent"]
-    finished = [r for r in result["records"] if not r["truncated"]]
-    strong_team_won = sum(1 for r in finished
-                          for s in range(4) if r["agents"][s] == "strong" and r["rewards"][s] == 1.0)
-    assert per["strong"]["wins"] == per["greedy"]["wins"] == strong_team_won > 0
-    assert per["strong"]["draws"] == per["greedy"]["draws"] == len(result["records"]) - len(finished)
-    assert "strong|greedy" not in result["head_to_head"] and "greedy|strong" not in result["head_to_head"]
-    assert result["head_to_head"]["strong|random"]["meetings"] == 2 * len(result["records"])  # two random seats
+    finished = [r for r in records if not r["truncated"]]
+    for agent in ("strong", "greedy"):
+        team_won = sum(1 for r in finished if r["rewards"][r["agents"].index(agent)] == 1.0)
+        assert per[agent]["wins"] == team_won > 0
+        assert per[agent]["draws"] == len(records) - len(finished)
+    assert result["head_to_head"]["strong|greedy"]["meetings"] == len(records) - len(together)
 
 
 @pytest.mark.parametrize("game, players, agent, message", [
