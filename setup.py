@@ -16,5 +16,9 @@ packages = ["meadowzoo"] + [f"meadowzoo.{name}" for name in find_packages("meado
 for folder, package in MAPPED.items():
     package_dir[package] = folder
     packages += [package] + [f"{package}.{name}" for name in find_packages(folder)]
+# folders of data files only (pyproject.toml's package-data names their files): listed as packages,
+# since Python could import them as namespace packages and setuptools warns about (and may come to
+# drop) data in a folder it was not told is a package
+packages += ["meadowzoo.agents.trained", "meadowzoo.training.web.static"]
 
 setup(package_dir=package_dir, packages=packages)
