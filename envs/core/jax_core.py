@@ -3,7 +3,8 @@
 Every game's JAX engine is a subclass of :class:`MeadowJaxEnv`, itself a ``pgx.Env`` (pgx 2.x):
 ``init(key)``, ``step(state, action, key)``, ``observe(state)``, ``state.legal_action_mask``,
 ``state.rewards`` … run under ``jax.jit`` and ``jax.vmap`` on CPU and GPU, so Pgx's baselines and
-mctx search use them unchanged. This module holds what the engines share:
+mctx search use them unchanged (mctx: ``examples/mctx_search.py``, ``tests/jax/test_mctx.py``, the
+"Tree search with mctx" section of ``docs/jax.md``). This module holds what the engines share:
 
 * :class:`MeadowJaxEnv`: option handling, the mandatory step ``key``, every player's observation
   (:meth:`MeadowJaxEnv.observe_player`, :meth:`MeadowJaxEnv.observe_all`, without Pgx's
