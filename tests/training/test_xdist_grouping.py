@@ -1,0 +1,18 @@
+"""The suite's xdist groups hold: tests that share a session fixture (the Ray cluster of
+``conftest.py``) or a compiled program (``tests/jax/test_mctx.py``) run in one worker under
+``--dist loadgroup``. With pytest 9.2 pytest-xdist silently ignores the ``xdist_group`` marks
+(pytest-dev/pytest-xdist#1386), hence the dev extra's ``pytest<9.2``; this test notices a
+combination that breaks it again."""
+
+import os
+
+import pytest
+
+
+@pytest.mark.xdist_group("grouping_check")
+def test_loadgroup_keeps_a_group_in_one_worker(request):
+    # in a worker, xdist keeps the main process's --dist loadgroup as option.loadgroup
+    if "PYTEST_XDIST_WORKER" not in os.environ or not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("checks pytest-xdist's --dist loadgroup, the suite's default (run with -n)")
+    # xdist schedules a group as one unit by giving its tests the node id suffix "@<group>"
+    assert request.node.nodeid.endswith("@grouping_check"), request.node.nodeid
