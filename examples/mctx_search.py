@@ -163,7 +163,10 @@ def make_match(env, simulations: int, games: int, rollout_depth: int = 0):
             state, key, totals = carry
             key, search_key, random_key, step_key = jax.random.split(key, 4)
             live = ~(state.terminated | state.truncated)
-            policy = search(state, search_key)  # every game's, used where the search's seat moves
+            # every game's search, used where the search's seat moves: a batch runs in lockstep, so
+            # searching only some games would cost the same; it also lets the tests check the search's
+            # proposals at the random player's decisions too (about twice the search a match needs)
+            policy = search(state, search_key)
             by_search = searcher[rows, jnp.maximum(state.current_player, 0)]
             action = jnp.where(by_search, policy.action, random_actions(state, random_key))
             legal = state.legal_action_mask

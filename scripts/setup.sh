@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment: a CPU build of torch first, then meadowzoo
 # itself, editable, with its training, development, JAX, Ray and examples extras (the test command runs
-# the JAX engines', the local Ray cluster's and the examples' tests). Reinstalls only when pyproject.toml changed.
+# the JAX engines', the local Ray cluster's and the examples' tests). Reinstalls only when
+# pyproject.toml, the torch requirement or the extras changed.
 # Override the torch requirement with TORCH_SPEC (default torch==2.13.0), the venv location with
-# MEADOWZOO_VENV and the extras with MEADOWZOO_EXTRAS (scripts/test_newest.sh: a venv without Ray). The browser tests drive Debian's chromium through its chromedriver: installed here
+# MEADOWZOO_VENV and the extras with MEADOWZOO_EXTRAS (scripts/test_newest.sh: a venv without Ray;
+# a reinstall adds packages and never removes those of extras dropped since, so a venv without an
+# extra's packages must be a new one). The browser tests drive Debian's chromium through its chromedriver: installed here
 # when missing and we are root (as CI is), else they are skipped with a note.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

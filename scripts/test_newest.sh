@@ -8,8 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${MEADOWZOO_NEWEST_VENV:-.venv-newest}"
-MEADOWZOO_VENV="$venv" MEADOWZOO_EXTRAS="train,dev" bash scripts/setup.sh
-"$venv/bin/python" -m pip install -q --upgrade -e ".[train,dev]"  # the newest releases, not the venv's
+extras="train,dev"
+MEADOWZOO_VENV="$venv" MEADOWZOO_EXTRAS="$extras" bash scripts/setup.sh
+# the newest releases of every dependency, not the venv's (pip's default strategy upgrades only
+# what no longer satisfies the requirements)
+"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[$extras]"
 "$venv/bin/python" -c "import gymnasium, pettingzoo, numpy, stable_baselines3 as sb3
 print(f'newest releases: gymnasium {gymnasium.__version__}, pettingzoo {pettingzoo.__version__}, '
       f'numpy {numpy.__version__}, stable-baselines3 {sb3.__version__}')"

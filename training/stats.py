@@ -104,10 +104,10 @@ def design_effect(clusters: list[list[float]]) -> float:
     n, g = len(values), len(clusters)
     if g < 2 or n < 2 or g == n:  # g == n: one value per game, exactly 1 (not 1 ± rounding)
         return 1.0
+    if max(values) == min(values):  # no spread: both variances are 0 (up to rounding)
+        return 1.0
     mean = sum(values) / n
     independent = sum((v - mean) ** 2 for v in values) / (n * (n - 1))
-    if independent <= 0.0:
-        return 1.0
     between = g / (g - 1) * sum((sum(c) - mean * len(c)) ** 2 for c in clusters) / (n * n)
     return max(1.0, between / independent)
 
@@ -186,12 +186,24 @@ def margin_bounds(records: list[dict]) -> tuple[float, float]:
     return (-spread, spread)
 
 
+def _game_ids(rows: list[dict]) -> list | None:
+    """Each row's game (``"game"``, added by :func:`tournament_stats`), or ``None`` when no row has
+    one (every row its own game); rows that only partly say their game are an error, since the
+    intervals would silently stop being clustered."""
+    marked = sum("game" in row for row in rows)
+    if marked == 0:
+        return None
+    if marked < len(rows):
+        raise ValueError(f"{len(rows) - marked} of {len(rows)} rows do not say their game")
+    return [row["game"] for row in rows]
+
+
 def summarise(rows: Iterable[dict], margins: tuple[float, float] = (-math.inf, math.inf)) -> dict:
     """Counts, win share and means with intervals over seat outcomes (``margins``: the range a
     margin can take, :func:`margin_bounds`)."""
     rows = list(rows)
     n = len(rows)
-    games = [r["game"] for r in rows] if all("game" in r for r in rows) else None
+    games = _game_ids(rows)
     counts = {k: sum(1 for r in rows if r["outcome"] == k) for k in ("win", "draw", "loss")}
     share = (counts["win"] + counts["draw"] / 2) / n if n else None
     players = max((r["players"] for r in rows), default=1)

@@ -246,3 +246,17 @@ def test_clustered_mean_of_copied_games_is_the_mean_of_the_games():
 def test_game_ids_must_match_the_values():
     with pytest.raises(ValueError, match="game ids"):
         stats.share_ci([1.0, 0.0], games=[0])
+
+
+def test_design_effect_of_equal_values_is_one_despite_rounding():
+    # 0.1 is not exact in binary: the two variances are rounding noise, and their ratio is not 1
+    assert stats.design_effect([[0.1] * 3, [0.1] * 3]) == 1.0
+    assert stats.design_effect([[0.0, 0.0], [0.0, 0.0], [0.0]]) == 1.0
+
+
+def test_rows_that_only_partly_say_their_game_are_refused():
+    rows = [dict(row, game=0) for row in stats.seat_outcomes(rigged(1, 0, 0)[0])]
+    rows += stats.seat_outcomes(rigged(0, 0, 1)[0])  # no "game": the intervals would silently stop being clustered
+    with pytest.raises(ValueError, match="do not say their game"):
+        stats.summarise(rows)
+    assert stats.summarise(stats.seat_outcomes(rigged(1, 0, 0)[0]))["games"] == 2  # none say it: one game each

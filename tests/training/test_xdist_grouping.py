@@ -1,6 +1,5 @@
 """The suite's xdist groups hold: tests that share a session fixture (the Ray cluster of
-``conftest.py``) or a compiled program (``tests/jax/test_mctx.py``) run in one worker under
-``--dist loadgroup``. With pytest 9.2 pytest-xdist silently ignores the ``xdist_group`` marks
+``conftest.py``) run in one worker under ``--dist loadgroup``. With pytest 9.2 pytest-xdist silently ignores the ``xdist_group`` marks
 (pytest-dev/pytest-xdist#1386), hence the dev extra's ``pytest<9.2``; this test notices a
 combination that breaks it again."""
 
