@@ -23,7 +23,19 @@ def ray_cluster():
         cluster.shutdown()
 
 
+@pytest.fixture(scope="session")
+def grouping_probe():
+    """Nothing but its xdist group, set the way ``ray_cluster``'s is (test_xdist_grouping.py)."""
+    return "probe"
+
+
+#: session fixtures whose tests must share one worker, and their xdist group
+GROUPED_FIXTURES = {"ray_cluster": "ray_cluster", "grouping_probe": "grouping_probe"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which turns the marks into node ids
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "ray_cluster" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("ray_cluster"))
+        for fixture, group in GROUPED_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(group))
