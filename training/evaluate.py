@@ -5,8 +5,8 @@
 
 ``--agents`` takes agent specs (``name`` or ``name:parameter``, see ``meadowzoo.agents.registry``). With as
 many agents as seats every game seats all of them, rotating seats (``--mode table``, the default);
-in a team game (``--option teams=2x2`` in Hase und Igel) the games also go through every way of
-splitting the agents into teams, so every agent is partnered with every other equally often.
+in a team game (``--option teams=2x2`` in Hase und Igel) the games also go through ways of
+splitting the agents into teams, so that every agent is partnered with every other equally often.
 ``--games`` is rounded up to whole cycles of that schedule; the command prints the cycle first
 (:mod:`meadowzoo.training.tournament` describes it). With 2 players and more agents ``--mode pairs``
 plays every pairing ``--games`` times, alternating seats. A name may repeat to fill seats

@@ -12,19 +12,22 @@ games. Seat balance:
     (in ``a,b,c,d`` b always sits right after a).
   - In a team game (Hase und Igel's ``teams``; a game's ``teams()`` names each seat's team) the
     teams sit at fixed seats, and a rotation of one list would keep the same agents together as
-    partners in every game. So the cycle takes every *partnering* (every way of splitting the
-    agent list into the game's teams) and plays each at the n cyclic rotations of a seating that
-    realises it. Every agent plays every seat equally often (once per partnering), and every two
-    agents are partners equally often: by symmetry, as the partnerings are all of them.
+    partners in every game. So the cycle takes *partnerings* (ways of splitting the agent list
+    into the game's teams) and plays each at the n cyclic rotations of a seating that realises it.
+    Every agent plays every seat equally often (once per partnering). The partnerings are the
+    fewest in which every two agents are partners equally often (:func:`balanced_partnerings`):
+    all of them, unless fewer do (six players in three pairs: 5 of the 15, a round robin in
+    which every two agents are paired once, rather than 3 times in all 15).
 
     The balance of the rules' team layouts (with distinct agents):
 
     - 4 players, ``2x2``: 3 partnerings, a cycle of 12 games; every agent plays every seat 3
       times, and every two agents are partners in 4 games (a third) and opponents in 8.
-    - 6 players, ``3x2``: 15 partnerings, a cycle of 90 games; every agent plays every seat 15
-      times, and every two agents are partners in 18 games (a fifth).
-    - 6 players, ``2x3``: 10 partnerings, a cycle of 60 games; every agent plays every seat 10
-      times, and every two agents are partners in 24 games (two fifths).
+    - 6 players, ``3x2``: 5 partnerings, a cycle of 30 games; every agent plays every seat 5
+      times, and every two agents are partners in 6 games (a fifth).
+    - 6 players, ``2x3``: all 10 partnerings, a cycle of 60 games; every agent plays every seat
+      10 times, and every two agents are partners in 24 games (two fifths). No 5 splits into two
+      threes pair every two agents equally often.
 
     Who sits right after whom is not balanced (for 4 players no choice of the partnerings'
     seatings could balance it within rotations: 3 directed cycles cannot cover the 12 ordered
@@ -150,6 +153,21 @@ def partnerings(agents: int, size: int) -> list[list[tuple[int, ...]]]:
     return list(split(list(range(agents))))
 
 
+def balanced_partnerings(agents: int, size: int) -> list[list[tuple[int, ...]]]:
+    """The fewest partnerings (of :func:`partnerings`, in their order) in which every two agents
+    are in one team equally often: the first such selection of the smallest size, found by search
+    (the rules' layouts have at most 15 partnerings, so the search is instant). All of them
+    always qualify, by symmetry."""
+    every = partnerings(agents, size)
+    pairs = list(itertools.combinations(range(agents), 2))
+    for count in range(1, len(every) + 1):
+        for chosen in itertools.combinations(every, count):
+            together = Counter(pair for split in chosen for team in split for pair in itertools.combinations(team, 2))
+            if len({together[pair] for pair in pairs}) == 1:
+                return list(chosen)
+    return every  # not reached: all partnerings are balanced
+
+
 def _rotation_keeps_teams(teams: list[int]) -> bool:
     """Whether moving every seat one on maps teams onto teams: seats i and j are team-mates exactly
     when seats i + 1 and j + 1 are (then every rotation of a seating keeps its partnering)."""
@@ -160,7 +178,7 @@ def _rotation_keeps_teams(teams: list[int]) -> bool:
 
 def table_cycle(specs: list[str], players: int, teams: list[int] | None = None) -> list[tuple[str, ...]]:
     """One cycle of ``table`` mode's seatings (see the module docstring): the rotations of
-    ``specs`` without teams, else every partnering of ``specs`` into ``teams`` at the rotations of
+    ``specs`` without teams, else the balanced partnerings of ``specs`` into ``teams`` at the rotations of
     a seating that realises it."""
     if len(specs) != players:
         raise ValueError(f"table mode needs one agent per seat: {players} seats, {len(specs)} agents "
@@ -177,7 +195,7 @@ def table_cycle(specs: list[str], players: int, teams: list[int] | None = None) 
     # maps every team onto another)
     team_seats = [[seat for seat in range(players) if teams[seat] == team] for team in dict.fromkeys(teams)]
     cycle = []
-    for partnering in partnerings(players, len(team_seats[0])):
+    for partnering in balanced_partnerings(players, len(team_seats[0])):
         seating = [""] * players
         for seats, members in zip(team_seats, partnering):
             for seat, member in zip(seats, members):
@@ -215,9 +233,10 @@ def cycle_text(specs: list[str], players: int, games: int, mode: str = "table",
     else:
         cycle = len(table_cycle(specs, players, teams))
         size = players // len(set(teams))
-        splits = len(partnerings(players, size))
+        splits = len(balanced_partnerings(players, size))
         games_word = "game" if cycle == 1 else "games"
-        text = (f"table mode with teams {teams} (team of each seat): a cycle of {cycle} {games_word}, the "
+        which = "the" if splits == len(partnerings(players, size)) else "a balanced set of"
+        text = (f"table mode with teams {teams} (team of each seat): a cycle of {cycle} {games_word}, {which} "
                 f"{splits} ways of splitting the agents into teams of {size} at {players} seat rotations each")
         if cycle < splits * players:
             text += (f" (shortened from {splits * players}: seatings that repeated agents make equal are played "

@@ -46,7 +46,7 @@ def test_the_schedule_without_teams_is_the_one_stored_results_were_played_with()
 
 # the team layouts of the rules (Hase und Igel's teams option): players, option, cycle length,
 # games each agent plays at each seat in a cycle, games each pair of agents are partners in
-HUI_TEAMS = [(4, "2x2", 12, 3, 4), (6, "3x2", 90, 15, 18), (6, "2x3", 60, 10, 24)]
+HUI_TEAMS = [(4, "2x2", 12, 3, 4), (6, "3x2", 30, 5, 6), (6, "2x3", 60, 10, 24)]
 
 
 def partners(seatings: list[tuple[str, ...]], teams: list[int]) -> Counter:
@@ -243,3 +243,16 @@ def test_an_agent_file_of_another_player_count_is_a_one_line_error_before_any_ga
             main(["--game", game, "--players", str(players), "--agents", lineup, "--seed", "0"])
         err = capsys.readouterr().err
         assert stopped.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_team_cycles_take_the_fewest_partnerings_that_balance_partners():
+    # six players in three pairs: a round robin of 5 pairings (every two agents paired once)
+    # instead of all 15; no fewer can pair 15 pairs equally, as each pairing holds 3 of them
+    assert len(tournament.partnerings(6, 2)) == 15
+    assert len(tournament.balanced_partnerings(6, 2)) == 5
+    # two teams of three: every one of the 10 splits is needed (no 5 splits balance the pairs)
+    assert tournament.balanced_partnerings(6, 3) == tournament.partnerings(6, 3)
+    assert tournament.balanced_partnerings(4, 2) == tournament.partnerings(4, 2)
+    for chosen in combinations(tournament.partnerings(6, 3), 5):
+        together = Counter(p for split in chosen for team in split for p in combinations(team, 2))
+        assert len(set(together.values())) > 1 or len(together) < 15
