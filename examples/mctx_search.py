@@ -27,13 +27,16 @@ How the search sees the game
   the search only the rewards inside its tree, while the games last 60–120 decisions or more: in
   Volle Wolle a zero-value search with 32 simulations won 52% and 54% of 2 × 128 games against
   random play, no better than random.
-* **It cheats.** The simulator runs on the engine's true state, so the search sees what its player
-  cannot: in Volle Wolle the order of the draw pile (kept in the state, so every simulation deals the
-  same future cards) and, while bidding, the bid the other player has already made; in Hase und Igel
-  the order of the hare deck. (Haste Bock? hides nothing but future dice.) This is a
-  perfect-information search, a demonstration of mctx on the engines and an upper reference, not a
-  fair player; a fair one would search states resampled from what its player knows (the PettingZoo
-  env's ``resample_hidden``), which this example does not do.
+* **It searches what its player knows** (determinization). Each search starts from states
+  resampled from what the player to move can see (``env.resample_hidden``): in Volle Wolle the
+  draw pile reshuffled and, while bidding, the other player's secret bid redrawn; in Hase und Igel
+  the unseen top of the hare deck reshuffled (Haste Bock? hides nothing but future dice). With
+  ``--determinizations K`` it runs K searches on K such states side by side and plays the action
+  of the largest mean policy weight (one: the search's own choice). So its move depends only on
+  what its player knows (tested: the same move whatever the hidden truth). ``--determinizations
+  0`` searches the true state instead, seeing what its player cannot (Volle Wolle's future cards
+  and bids, Hase und Igel's deck order): a perfect-information upper reference, not a fair
+  player.
 * **Chance is sampled from the search's key.** The engine's ``step`` draws its chance (Volle
   Wolle's dice, Haste Bock?'s panic die; Hase und Igel's steps draw none unless ``reshuffle_deck``)
   from its key; inside the search that key comes from the key mctx hands ``recurrent_fn``, so each
@@ -128,22 +131,41 @@ def make_recurrent_fn(env, value_fn):
     return recurrent_fn
 
 
-def make_search(env, simulations: int, rollout_depth: int = 0):
+def make_search(env, simulations: int, rollout_depth: int = 0, determinizations: int = 1):
     """``search(state, key)``: ``mctx.gumbel_muzero_policy`` on a batch of states; its ``action``
-    is the search's move for each game's player to move."""
+    is the search's move for each game's player to move, ``action_weights`` its policy.
+    ``determinizations`` K ≥ 1: K searches per game, each on a state resampled from what the
+    player to move knows (``env.resample_hidden``), their weights averaged; the move is the
+    search's own choice for K = 1, else the action of the largest mean weight (``search_tree``
+    then holds the K·batch trees). K = 0: one search on the true state (sees hidden information)."""
     value_fn = make_value_fn(env, rollout_depth)
     recurrent_fn = make_recurrent_fn(env, value_fn)
+    resample = jax.vmap(jax.vmap(env.resample_hidden), in_axes=(None, None, 0))  # (K keys) x (batch)
 
-    def search(state, key: jax.Array) -> mctx.PolicyOutput:
+    def one_search(state, key: jax.Array) -> mctx.PolicyOutput:
         root_key, search_key = jax.random.split(key)
         root = mctx.RootFnOutput(prior_logits=uniform_logits(state), value=value_fn(state, root_key), embedding=state)
         return mctx.gumbel_muzero_policy(params=None, rng_key=search_key, root=root, recurrent_fn=recurrent_fn,
                                          num_simulations=simulations, invalid_actions=~state.legal_action_mask)
 
+    def search(state, key: jax.Array) -> mctx.PolicyOutput:
+        hidden_key, key = jax.random.split(key)
+        if determinizations == 0:
+            return one_search(state, key)
+        batch = state.current_player.shape[0]
+        worlds = resample(state, state.current_player, jax.random.split(hidden_key, (determinizations, batch)))
+        flat = jax.tree_util.tree_map(lambda x: x.reshape((determinizations * batch,) + x.shape[2:]), worlds)
+        policy = one_search(flat, key)
+        if determinizations == 1:
+            return policy
+        weights = policy.action_weights.reshape(determinizations, batch, -1).mean(0)
+        return mctx.PolicyOutput(action=jnp.argmax(weights, axis=-1).astype(policy.action.dtype), action_weights=weights,
+                                 search_tree=policy.search_tree)
+
     return search
 
 
-def make_match(env, simulations: int, games: int, rollout_depth: int = 0):
+def make_match(env, simulations: int, games: int, rollout_depth: int = 0, determinizations: int = 1):
     """``match(key, searcher)``, jitted: ``games`` games from ``init``, played to their end (or the
     engine's cut) in one ``lax.while_loop``; ``searcher`` (bool, ``(games, players)``) says which seats
     the search plays, the others play uniformly at random. Returns a dict: ``rewards`` (each game's
@@ -151,7 +173,7 @@ def make_match(env, simulations: int, games: int, rollout_depth: int = 0):
     (those the search took), ``illegal`` (chosen actions that were illegal) and ``search_illegal``
     (decisions at which the search proposed an illegal action, whoever moved), and
     ``illegal_weight`` (the largest policy weight the search gave illegal actions)."""
-    search = make_search(env, simulations, rollout_depth)
+    search = make_search(env, simulations, rollout_depth, determinizations)
     init, step = jax.vmap(env.init), batched_step(env)
     rows = jnp.arange(games)
 
@@ -215,6 +237,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--simulations", type=positive_int, default=16, help="search simulations per decision")
     parser.add_argument("--rollout-depth", type=non_negative_int, default=10,
                         help="random moves before a new node's standing is read (0: the node's own standing)")
+    parser.add_argument("--determinizations", type=non_negative_int, default=1,
+                        help="searches per decision, each on hidden information resampled from what the player "
+                             "knows (0: one search on the true state, which sees hidden information)")
     parser.add_argument("--games", type=positive_int, default=128, help="games, played side by side")
     parser.add_argument("--seed", type=seed_value, default=0, help="seed of the games' set-up, dice and searches")
     args = parser.parse_args(argv)
@@ -229,7 +254,7 @@ def run(args: argparse.Namespace) -> dict:
     """Play the match; prints and returns the search player's results (:func:`win_share`) with the
     decision counts and times."""
     env = mjax.make(args.game, num_players=args.players)
-    match = make_match(env, args.simulations, args.games, args.rollout_depth)
+    match = make_match(env, args.simulations, args.games, args.rollout_depth, args.determinizations)
     searcher = alternating_seats(args.games, args.players)
     key = jax.random.PRNGKey(args.seed)
     started = time.perf_counter()
@@ -242,8 +267,10 @@ def run(args: argparse.Namespace) -> dict:
                    illegal=int(out["illegal"].sum()), cut=int(out["state"].truncated.sum()),
                    compile_seconds=compiled_at - started, play_seconds=finished - compiled_at)
     low, high = results["interval"]
+    view = (f"{args.determinizations} determinization{'s' * (args.determinizations > 1)}" if args.determinizations
+            else "the true state, hidden information included")
     print(f"{args.game}, {args.players} players, {results['games']} games: search ({args.simulations} simulations, "
-          f"rollout depth {args.rollout_depth}) against uniform random")
+          f"rollout depth {args.rollout_depth}, {view}) against uniform random")
     print(f"search player's win share {results['share']:.1%} (95% interval {low:.1%}–{high:.1%}): "
           f"{results['wins']} wins, {results['draws']} draws, {results['losses']} losses"
           + (f" ({results['cut']} games cut at max_turns, draws)" if results["cut"] else ""))

@@ -62,11 +62,14 @@ How to add a game's JAX engine
    way), ``_observe(state, player)`` (identical to ``raw_env.observe(agent)["observation"]``),
    ``scores(state)``, ``id``, ``num_players``, and the conversion hooks ``to_game_dict(state)`` (equal
    to the reference game's ``to_dict()`` except ``rng``), ``from_game(game)`` and
-   ``feed_chance(game, key)`` (chance as above). Action indices are the PettingZoo env's.
+   ``feed_chance(game, key)`` (chance as above). Action indices are the PettingZoo env's. A game
+   whose state holds what a player cannot see (a shuffled deck, a secret bid) also implements
+   ``resample_hidden(state, observer, key)`` as its reference game's (see the method).
 3. Set ``jax_engine="meadowzoo.envs.<game>.jax_engine:<Game>Jax"`` in the game's ``plugin.py``:
    :func:`meadowzoo.jax.make` finds it there.
 4. Prove identity with :mod:`meadowzoo.envs.core.jax_harness` (``run_differential`` and
-   ``check_hidden_information``) in ``tests/jax/test_<game>.py``: a few games per player count
+   ``check_hidden_information``, and ``check_resample_hidden`` where the game hides something) in
+   ``tests/jax/test_<game>.py``: a few games per player count
    in the default suite, ≥ 300 per count in a ``@pytest.mark.slow`` test.
 5. Add the game to ``benchmarks/jax_speed.py``'s configurations.
 """
@@ -326,6 +329,20 @@ class MeadowJaxEnv(pgx.core.Env):
     def feed_chance(self, game, key: jax.Array) -> None:  # pragma: no cover - abstract
         """Make the reference ``game`` draw the chance outcomes ``step(..., key)`` draws."""
         raise NotImplementedError
+
+    def resample_hidden(self, state, observer, key: jax.Array):
+        """A state that ``observer`` cannot tell from ``state``: everything it cannot see redrawn
+        from ``key``, consistently with what it has seen, as the reference game's
+        ``resample_hidden`` redraws it (the same distribution, not the same draws). The result
+        depends only on what ``observer`` knows and on ``key``, never on the true hidden values
+        (hidden cards are put in a canonical order before they are shuffled), so a search that
+        plays on it (determinization, ``examples/mctx_search.py``) decides the same whatever the
+        hidden truth. Future chance needs no redraw: a step draws it from its own key. One game's
+        state (``jax.vmap`` it for a batch; ``observer`` may be traced); the observation field is
+        recomputed for the player to move. This default, for games that keep nothing hidden in
+        the state (Haste Bock?: only its future dice are unknown), returns ``state`` unchanged."""
+        del observer, key
+        return state
 
     # ---- Pgx interface ----------------------------------------------------------------------------
     def step(self, state, action, key=None):

@@ -27,6 +27,9 @@ The first difference raises :class:`Mismatch` naming the game, the decision and 
 :func:`check_hidden_information` takes states along such games and, for each observer, lets the
 reference game's ``resample_hidden`` change what that player cannot see: the observer's JAX
 observation must stay the same, while the resampled state must differ somewhere in the run.
+:func:`check_resample_hidden` checks the JAX engine's own ``resample_hidden`` (for search players)
+against the reference's along such games: what the observer sees stays, the result is a game of the
+rules, and it depends only on what the observer knows.
 
 All take a :class:`~meadowzoo.envs.core.jax_core.MeadowJaxEnv`; compiled functions are cached
 per engine object (:func:`compiled`), so tests sharing an engine compile once.
@@ -341,4 +344,70 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every
     run_differential(env, games, seed=seed, on_state=check, policy=policy)
     if not counter["changed"]:
         raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
+    return counter["changed"]
+
+
+def _equal_states(a, b) -> bool:
+    leaves_a, leaves_b = jax.tree_util.tree_leaves(jax.device_get(a)), jax.tree_util.tree_leaves(jax.device_get(b))
+    return len(leaves_a) == len(leaves_b) and all(
+        np.asarray(x).dtype == np.asarray(y).dtype and np.array_equal(x, y) for x, y in zip(leaves_a, leaves_b))
+
+
+def check_resample_hidden(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3, policy=None) -> int:
+    """Play ``games`` as :func:`run_differential` does; at every ``every``-th decision of a running
+    game and for each observer, check the JAX engine's ``resample_hidden`` (one key per check)
+    against the reference game's:
+
+    * the observer's observation, the player to move and the legal mask stay the same, and the
+      state's ``observation`` is the mover's observation of the resampled state;
+    * the resampled state is a game of the rules: its snapshot restores in the reference env, whose
+      observation of the observer equals the JAX engine's;
+    * it depends only on what the observer knows: the reference game and a twin whose hidden part
+      the reference's ``resample_hidden`` redrew (both through ``from_game``) resample, with the
+      same key, to the same state leaf for leaf. A hidden part the JAX resample kept would differ.
+
+    Raises :class:`Mismatch`, also when no resample changed a game (a vacuous run). Returns the
+    number of (state, observer) pairs whose resample changed the game."""
+    resample = jax.jit(env.resample_hidden)
+    observe = jax.jit(env.observe_player)
+    rng = np.random.default_rng(seed + 2)
+    counter = {"seen": 0, "checked": 0, "changed": 0}
+
+    def check(state, ref) -> None:
+        counter["seen"] += 1
+        if counter["seen"] % every or bool(state.terminated) or bool(state.truncated):
+            return
+        truth = _game_dict(ref.game)
+        for observer in range(env.num_players):
+            where = f"resample_hidden for player {observer} at check {counter['checked']}"
+            key = jax.random.fold_in(jax.random.PRNGKey(seed), counter["checked"])
+            counter["checked"] += 1
+            mine = jax.device_get(resample(state, observer, key))
+            before, after = np.asarray(observe(state, observer)), np.asarray(observe(mine, observer))
+            if not np.array_equal(before, after):
+                raise Mismatch(f"{where}: the observer's observation changed at {np.flatnonzero(before != after)[:8].tolist()}")
+            if int(mine.current_player) != int(state.current_player) or not np.array_equal(
+                    mine.legal_action_mask, state.legal_action_mask):
+                raise Mismatch(f"{where}: the player to move or the legal mask changed")
+            if not np.array_equal(mine.observation, observe(mine, mine.current_player)):
+                raise Mismatch(f"{where}: the state's observation is not the mover's")
+            reference = env.reference_env()
+            try:
+                reference.restore(env.to_snapshot(mine))
+            except ValueError as error:
+                raise Mismatch(f"{where}: the resampled state is no game of the rules: {error}") from error
+            expected = reference.observe(reference.possible_agents[observer])["observation"]
+            if not np.array_equal(after, expected):
+                raise Mismatch(f"{where}: the reference observes the resampled state differently")
+            counter["changed"] += env.to_game_dict(mine) != truth
+            twin = ref.game.clone()
+            twin.resample_hidden(observer, rng)
+            if not _equal_states(resample(env.from_game(ref.game), observer, key),
+                                 resample(env.from_game(twin), observer, key)):
+                raise Mismatch(f"{where}: the result depends on what the observer cannot see (the reference's "
+                               "resample_hidden changed it)")
+
+    run_differential(env, games, seed=seed, on_state=check, policy=policy)
+    if not counter["changed"]:
+        raise Mismatch("resample_hidden never changed a game: the check saw nothing")
     return counter["changed"]

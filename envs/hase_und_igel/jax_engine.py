@@ -73,6 +73,10 @@ Chance
     reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
     game. Without ``reshuffle_deck`` a step has no chance.
 
+Hidden information
+    The order of the unseen top of the hare deck (``known_from`` cards); :meth:`HaseUndIgelJax.resample_hidden`
+    reshuffles it, as the reference's ``resample_hidden`` (for search players).
+
 The deck order of HUI-13 (a card goes to the bottom once resolved, after a card drawn during its
 resolution) is handled in one place, :meth:`HaseUndIgelJax._draw` (marked ``HUI-13 DECK ORDER``),
 as in the reference engine's ``_draw_card``: change them together.
@@ -842,6 +846,24 @@ class HaseUndIgelJax(MeadowJaxEnv):
         last = jnp.arange(pz_env.NUM_KINDS) == s.last_card
         return jnp.concatenate([next_draws.reshape(-1).astype(jnp.float32), counts.astype(jnp.float32),
                                 last.astype(jnp.float32)])
+
+    # ---- hidden information --------------------------------------------------------------------------
+    def resample_hidden(self, s: State, observer, key: jax.Array) -> State:
+        """As the reference's ``resample_hidden``: the unseen top of the hare deck (the first
+        ``known_from`` cards from ``top``; their kinds are public) put in kind order and shuffled
+        by :func:`reshuffle_order` on ``key``'s stream; the rest of the deck and the discard pile
+        stay. Nothing else is hidden (the observer does not matter). See
+        :meth:`MeadowJaxEnv.resample_hidden`."""
+        del observer
+        slots = jnp.arange(NUM_CARDS, dtype=jnp.int32)
+        index = (s.top + slots) % NUM_CARDS  # where the k-th card from the top lies in ``cards``
+        deck = _gather(s.cards, index)
+        unseen = slots < s.known_from
+        kinds = jnp.sort(jnp.where(unseen, deck, jnp.iinfo(jnp.int32).max))
+        shuffled = _gather(kinds, reshuffle_order(chance_stream(key, NUM_CARDS - 1), s.known_from))
+        deck = jnp.where(unseen, shuffled, deck)
+        s = s.replace(cards=_gather(deck, (slots - s.top) % NUM_CARDS))  # back from the top's order
+        return s.replace(observation=self._observe(s, s.current_player))
 
     # ---- conversion, places, chance (the MeadowJaxEnv hooks) ---------------------------------------
     def to_game_dict(self, state: State) -> dict:

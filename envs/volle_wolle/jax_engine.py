@@ -99,6 +99,13 @@ player after player); a die of ``m`` faces shows ``(u·m >> 24) + 1``. A step ro
 dice: the mover's own reroll (≤ 2 dice) or nothing, then at most one 3-die roll per later player
 in the round (≤ n rollers, and ≤ n−1 when n > 2). :meth:`VolleWolleJax.feed_chance` hands the same
 stream to the reference game (:class:`~meadowzoo.envs.core.jax_core.StreamRandom`).
+
+Hidden information
+------------------
+A player cannot see the order of the draw pile nor, before the reveal, the others' bids (VW-7,
+VW-8); :meth:`VolleWolleJax.resample_hidden` redraws both from what an observer knows, as the
+reference's ``resample_hidden`` (for search players; proven by the harness's
+``check_resample_hidden``).
 """
 
 from __future__ import annotations
@@ -649,6 +656,26 @@ class VolleWolleJax(MeadowJaxEnv):
                 j = (int(u[i]) * (i + 1)) >> CHANCE_BITS
                 pile[i], pile[j] = pile[j], pile[i]
         return pile
+
+    # ---- hidden information --------------------------------------------------------------------------
+    def resample_hidden(self, state: State, observer, key: jax.Array) -> State:
+        """As the reference's ``resample_hidden``: the draw pile reshuffled (its cards, known to
+        everybody, put in id order and made lazy again with a new ``seed``: dealt as ``init``'s
+        pile is, uniforms ``8 + i`` of ``key``'s stream) and, while bidding, every other player's
+        secret bid redrawn uniformly from the bids open to them (26+ only with wool; uniform
+        ``p`` of the stream for player ``p``). See :meth:`MeadowJaxEnv.resample_hidden`."""
+        g = state._x
+        seed = stream_seed(key)
+        # the pile's cards first, in id order, then the others (positions past pile_len are never read)
+        pile = jnp.sort(jnp.where(g.loc == _IN_PILE, _CARD_IDS, NUM_CARDS + _CARD_IDS)) % NUM_CARDS
+        players = jnp.arange(self.t.n, dtype=_I32)
+        hidden_bid = (g.pending == PH_BID) & (g.bids >= 0) & (players != observer)
+        choices = jnp.where(g.wool > 0, NUM_BIDS, BID_26_PLUS)  # VW-7: 26+ needs wool
+        drawn = (stream_at(seed, players) * choices) >> CHANCE_BITS
+        g = g.replace(pile=pile.astype(_I32), lazy=jnp.bool_(True), seed=seed,
+                      bids=jnp.where(hidden_bid, drawn, g.bids).astype(_I32))
+        state = state.replace(_x=g)
+        return state.replace(observation=self._observe(state, state.current_player))
 
     # ---- scores, mask, observation ------------------------------------------------------------------
     def scores(self, state: State) -> jax.Array:

@@ -1,5 +1,6 @@
 """mctx tree search runs on the JAX engines unchanged (issue #17: "Pgx users, its baselines and
-mctx-based search run it unchanged"), jitted and over a batch, and plays better than random.
+mctx-based search run it unchanged"), jitted and over a batch, plays better than random, and,
+searching states resampled from what its player knows, decides the same whatever it cannot see.
 
 The search is the one of ``examples/mctx_search.py`` (loaded from the file, as
 ``tests/training/test_examples.py`` loads its examples): ``mctx.gumbel_muzero_policy`` whose
@@ -28,6 +29,7 @@ pytest.importorskip("pgx")
 pytest.importorskip("mctx")
 
 import meadowzoo.jax as mjax  # noqa: E402
+from meadowzoo.envs.core import jax_harness  # noqa: E402
 from meadowzoo.envs.core.jax_core import rank_rewards  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mctx_search.py"
@@ -102,19 +104,23 @@ def test_search_plays_legal_moves_to_the_end(game):
 
 
 def test_search_plays_legal_moves_and_beats_random_play_in_volle_wolle():
-    """The example's default search (16 simulations, the standing after 10 random moves as value)
-    against random play, seats alternating, 2 × 64 seeded games: legal play to the end
-    (:func:`check_legal_play`), and the lower end of the search player's 95% Wilson interval is
-    above 50% (a search no better than random would pass with a chance of about 2.5%).
+    """The example's default search (16 simulations, the standing after 10 random moves as value,
+    one determinization: it searches a state resampled from what its player knows) against random
+    play, seats alternating, 2 × 64 seeded games: legal play to the end (:func:`check_legal_play`),
+    and the lower end of the search player's 95% Wilson interval is above 50% (a search no better
+    than random would pass with a chance of about 2.5%).
 
-    Measured with these settings on ten other seeds (64 games each): win shares 70.3–85.9%, mean
-    76.3%; even the two lowest together (91 of 128, 71.1%) give a lower end of 62.7%. These seeds:
-    94 of 128, 73.4% (interval 65.2–80.3%). Other settings, two seeds of 128 games each: the node's
-    own standing as value 56% / 62% at 16 simulations and 60% / 71% at 32; 8 simulations and 20
-    random moves 66% / 76%; 8 simulations and random moves to the end (200) 63% / 66%, at eight
-    times the cost. The test fails for the mistakes it should catch, measured on these seeds: with
-    the discount of Pgx's alternating games (always −1, though Volle Wolle's turns do not alternate)
-    the search won 49.6% (41.1–58.2%), with its value's sign flipped 34.0%."""
+    Measured with these settings (2026-12-06): these seeds 88 of 128, 68.8%; ten other seeds (64
+    games each) 57.8–77.3%, 425 of 640 in all (66.4%). The same search on the true state
+    (``determinizations=0``, which sees the pile's order and the other's bid) won more: 70.3–85.9%
+    on ten seeds, mean 76.3%, and 94 of 128 (73.4%) on these (measured in session 24, before the
+    search's key was split for the resample: the same distribution, other draws). Other settings of that search, two
+    seeds of 128 games each: the node's own standing as value 56% / 62% at 16 simulations and
+    60% / 71% at 32; 8 simulations and 20 random moves 66% / 76%; 8 simulations and random moves
+    to the end (200) 63% / 66%, at eight times the cost. The test fails for the mistakes it should
+    catch, measured (on the true state) on these seeds: with the discount of Pgx's alternating games
+    (always −1, though Volle Wolle's turns do not alternate) the search won 49.6% (41.1–58.2%),
+    with its value's sign flipped 34.0%."""
     outs = [played("volle_wolle", seed) for seed in SEEDS]
     for out in outs:
         check_legal_play("volle_wolle", out)
@@ -123,6 +129,56 @@ def test_search_plays_legal_moves_and_beats_random_play_in_volle_wolle():
     assert results["games"] == len(SEEDS) * SETTINGS["volle_wolle"][2]
     print(f"\nsearch against random, Volle Wolle 2p: {results}")
     assert results["interval"][0] > 0.5, results
+
+
+# ---- fairness: the search decides on what its player knows -------------------------------------------------
+def decision_states(env, count: int, seed: int):
+    """``count`` Volle Wolle states along random games (bids, rerolls, picks), batched, each with a
+    twin that differs only in what the player to move cannot see: the reference game's
+    ``resample_hidden`` for that player redrew the pile's order and, while bidding, the other's bid."""
+    ref = env.reference_env()
+    ref.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    states, twins = [], []
+    while len(states) < count:
+        if ref.game.is_over:
+            ref.reset(seed=int(rng.integers(1 << 30)))
+        mover = ref.game.current_agent
+        twin = ref.game.clone()
+        twin.resample_hidden(mover, rng)
+        if jax_harness._game_dict(twin) != jax_harness._game_dict(ref.game):
+            states.append(env.from_game(ref.game))
+            twins.append(env.from_game(twin))
+        legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+        for _ in range(int(rng.integers(1, 4))):  # spread the states over the game
+            if ref.game.is_over:
+                break
+            legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
+            ref.step(int(legal[rng.integers(len(legal))]))
+    stack = lambda items: jax.tree_util.tree_map(lambda *leaves: np.stack(leaves), *items)  # noqa: E731
+    return stack(states), stack(twins)
+
+
+def test_search_decides_the_same_whatever_the_hidden_truth():
+    """With determinizations the search's policy and move are functions of what its player knows:
+    24 states and their twins (same observation for the mover, other pile order / secret bid) get
+    the same action weights and moves from the same key. The counter-check: the search on the true
+    state (``determinizations=0``) does see the difference, in at least one of the 24."""
+    env = mjax.make("volle_wolle", num_players=2)
+    states, twins = decision_states(env, 24, seed=5)
+    observe = jax.vmap(env.observe_player)
+    np.testing.assert_array_equal(observe(states, states.current_player), observe(twins, twins.current_player))
+    key = jax.random.PRNGKey(9)
+    outputs = {}
+    for determinizations in (0, 2):
+        search = jax.jit(example.make_search(env, 8, 4, determinizations))
+        outputs[determinizations] = [jax.device_get(search(s, key)) for s in (states, twins)]
+    fair, twin_fair = outputs[2]
+    np.testing.assert_array_equal(fair.action_weights, twin_fair.action_weights)
+    np.testing.assert_array_equal(fair.action, twin_fair.action)
+    assert np.asarray(states.legal_action_mask)[np.arange(24), fair.action].all()
+    cheat, twin_cheat = outputs[0]
+    assert not np.array_equal(cheat.action_weights, twin_cheat.action_weights)
 
 
 # ---- the example's command line ----------------------------------------------------------------------
@@ -139,7 +195,8 @@ def test_example_help_shows_every_default(capsys):
 @pytest.mark.parametrize("flags, message", [(["--players", "3"], "two-player zero-sum"),
                                             (["--game", "chess"], "argument --game: invalid choice"),
                                             (["--simulations", "0"], "argument --simulations"),
-                                            (["--rollout-depth", "-1"], "argument --rollout-depth")])
+                                            (["--rollout-depth", "-1"], "argument --rollout-depth"),
+                                            (["--determinizations", "-1"], "argument --determinizations")])
 def test_example_refuses_bad_values_in_one_line(flags, message, capsys):
     with pytest.raises(SystemExit) as stopped:
         example.parse_args(flags)

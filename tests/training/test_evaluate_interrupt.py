@@ -39,6 +39,13 @@ def test_out_folder_is_created_and_left_clean(tmp_path):
                                                      "summary.png"]  # no test file left behind
 
 
+def default_sigint() -> None:
+    """In the child before exec: Ctrl-C's default disposition, as in a user's terminal. A test run
+    started in the background by a shell without job control (``cmd &`` in a script, as a CI runner
+    may start it) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_writes_the_finished_games_and_exits_130(tmp_path, workers):
     out = tmp_path / "out"
@@ -46,7 +53,7 @@ def test_ctrl_c_writes_the_finished_games_and_exits_130(tmp_path, workers):
     process = subprocess.Popen(
         [sys.executable, "-m", "meadowzoo.training.evaluate", "--game", "hase_und_igel", "--agents", "random,random",
          "--games", str(games), "--workers", str(workers), "--out", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     # the progress bar (stderr) says how many games are done: interrupt once a few are
     seen, deadline = "", time.time() + 120
     while time.time() < deadline:
