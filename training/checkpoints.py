@@ -6,7 +6,9 @@ A checkpoint is a folder ``<out>/checkpoints/step_<timesteps>/`` holding
   ``torch.save`` and read with ``torch.load(weights_only=True)``, which refuses anything but tensors
   and plain containers — a crafted file cannot run code;
 * ``meta.json``: counters (timesteps, updates, episodes), the PPO settings the model was built with,
-  numpy's and Python's RNG states and the run's own state (opponent snapshots, invocations …).
+  numpy's and Python's RNG states, the run's own state (opponent snapshots, invocations …) and
+  ``envs``, the envs' games in progress as replayable records (:mod:`meadowzoo.training.resume`;
+  absent in checkpoints made before them, and None when taken before the first rollout).
 
 Stable-Baselines3's own ``save``/``load`` (a zip of cloudpickled objects, unpickled before any
 check) is never used for resuming: a ``checkpoint.zip`` left in a run folder is ignored.
@@ -69,8 +71,10 @@ def folders(out: str | Path) -> list[Path]:
     return sorted(found, key=lambda path: path.name, reverse=True)
 
 
-def save(model, out: str | Path, settings: dict[str, Any], state: dict[str, Any]) -> Path:
-    """Write a checkpoint of ``model`` (a MaskablePPO) and the run ``state``; returns its folder."""
+def save(model, out: str | Path, settings: dict[str, Any], state: dict[str, Any],
+         envs: dict[str, Any] | None = None) -> Path:
+    """Write a checkpoint of ``model`` (a MaskablePPO), the run ``state`` and ``envs``
+    (:func:`meadowzoo.training.resume.env_state`); returns its folder."""
     import torch
 
     timesteps = int(model.num_timesteps)
@@ -93,6 +97,7 @@ def save(model, out: str | Path, settings: dict[str, Any], state: dict[str, Any]
         "state": state,
         "numpy_rng": [name, keys.tolist(), int(position), int(has_gauss), float(cached)],
         "python_rng": [python_version, list(python_state), python_gauss],
+        "envs": envs,
     })
     return publish(building, out, timesteps)
 
@@ -146,6 +151,8 @@ def read(path: str | Path) -> Checkpoint:
             raise CorruptCheckpoint(f"{path / 'meta.json'}: field {field!r} missing or not a {kind.__name__}")
     if meta["timesteps"] < 0:
         raise CorruptCheckpoint(f"{path / 'meta.json'}: field 'timesteps' is negative")
+    if not isinstance(meta.get("envs"), (dict, type(None))):
+        raise CorruptCheckpoint(f"{path / 'meta.json'}: field 'envs' is not a dict")
     try:
         weights = torch.load(path / "weights.pt", map_location="cpu", weights_only=True)
     except Exception as error:  # truncated zip, a pickle with code in it, a missing file …

@@ -41,6 +41,23 @@ class OpponentPool:
         self.snapshots.append((path, lambda: PolicyAgent(policy, name=f"snapshot:{path}")))
         del self.snapshots[: -self.max_snapshots]
 
+    def snapshot_paths(self) -> list[str]:
+        """The snapshots' files, oldest first (what a resumed run's episode replay needs)."""
+        return [path for path, _ in self.snapshots]
+
+    def set_snapshots(self, paths: list[str]) -> None:
+        """Make the snapshots exactly ``paths`` (oldest first), loading those not held already."""
+        if list(paths) == self.snapshot_paths():
+            return
+        held = dict(self.snapshots)
+        self.snapshots = []
+        for path in paths:
+            if path in held:
+                self.snapshots.append((path, held[path]))
+            else:
+                self.add_snapshot(path)
+        del self.snapshots[: -self.max_snapshots]
+
     def sample(self, rng: np.random.Generator) -> Agent:
         if self.snapshots and rng.random() >= self.fixed_share:
             weights = np.arange(1, len(self.snapshots) + 1, dtype=float)

@@ -40,6 +40,13 @@ learner's seat, every opponent from the pool and the opponent's seed, in that or
 training records rely on); the opponents then play through the game runner's loop
 (:mod:`meadowzoo.training.runner`).
 
+Replay: every episode keeps a record, :meth:`SelfPlayEnv.episode_record` (JSON: the generator's
+state after the reset's seeding, the pool's snapshot files then, the reset options and the
+learner's actions since), and :meth:`SelfPlayEnv.replay_episode` rebuilds that episode exactly,
+opponents and their generators included, by playing it again. Training checkpoints keep these
+records, so a resumed run goes on with the very games it was playing (a curve identical to an
+uninterrupted run's).
+
 Registered with Gymnasium under each game's ``gym_id`` (its plug-in), e.g. ``meadowzoo/HaseUndIgel-v0``,
 ``meadowzoo/HasteBock-v0`` and ``meadowzoo/VolleWolle-v0`` (after ``import meadowzoo``):
 ``gymnasium.make("meadowzoo/HaseUndIgel-v0", opponents="random,greedy", num_players=2)``.
@@ -47,6 +54,7 @@ Registered with Gymnasium under each game's ``gym_id`` (its plug-in), e.g. ``mea
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium
@@ -125,6 +133,7 @@ class SelfPlayEnv(gymnasium.Env):
         self._learner_mask: np.ndarray | None = None  # built once per decision by _info()
         self._forfeit: str | None = None  # why the learner lost by an illegal action, if it did
         self._needs_reset = True  # before the first reset, and after a reset that failed
+        self._record: dict | None = None  # the current episode's, for replay_episode
 
     # ---- episode ---------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -134,6 +143,9 @@ class SelfPlayEnv(gymnasium.Env):
         chosen_seat = checked_seat(options["seat"], len(self.agents), "options['seat']") if "seat" in options else None
         super().reset(seed=seed)
         rng = self.np_random
+        self._record = {"rng": copy.deepcopy(rng.bit_generator.state), "pool": self.pool.snapshot_paths(),
+                        "options": {key: int(value) if key == "seat" else value for key, value in options.items()},
+                        "actions": []}
         self._needs_reset = True  # until this reset has gone through (a bad snapshot stops it below)
         self.raw.reset(seed=int(rng.integers(2**31)))
         if "snapshot" in options:  # start from a given position (tests, curricula)
@@ -164,8 +176,10 @@ class SelfPlayEnv(gymnasium.Env):
             message = self.raw._illegal_message(self.learner, action, self.raw.legal_actions())
             if self.illegal_action == "raise":
                 raise ValueError(message)
+            self._record["actions"].append(action)
             self._forfeit = message
             return self._observation(), ILLEGAL_ACTION_REWARD, True, False, self._info()
+        self._record["actions"].append(action)
         self.raw.step(action)
         self._play_opponents()
         terminated = all(self.raw.terminations.values())
@@ -202,6 +216,51 @@ class SelfPlayEnv(gymnasium.Env):
         if self._learner_mask is None:
             return self.raw.action_mask(self.learner).astype(bool)
         return self._learner_mask.copy()
+
+    # ---- replay (exact resumption of training) ---------------------------------------------------
+    def episode_record(self) -> dict:
+        """The current episode's record (JSON-serialisable; see the module docstring)."""
+        if self._record is None:
+            raise RuntimeError("call reset() first: no episode yet")
+        return copy.deepcopy(self._record)
+
+    def replay_episode(self, record: dict, env: gymnasium.Env | None = None) -> np.ndarray:
+        """Rebuild the episode of ``record`` (:meth:`episode_record`) exactly: the generator's state,
+        the pool's snapshots as they were at its reset (files that must still exist; the pool is
+        set back afterwards), the reset, then the learner's actions. Plays through ``env``, a
+        wrapper of this env such as SB3's ``Monitor``, so that it counts the steps as they
+        happened (default: this env). Returns the observation after the last action.
+        ``ValueError`` for a malformed record or one this episode's actions do not fit."""
+        if not isinstance(record, dict) or set(record) != {"rng", "pool", "options", "actions"}:
+            raise ValueError("an episode record is a dict with keys rng, pool, options, actions")
+        actions, pool, options = record["actions"], record["pool"], record["options"]
+        if not isinstance(actions, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in actions):
+            raise ValueError("an episode record's actions must be a list of integers")
+        if not isinstance(pool, list) or not all(isinstance(path, str) for path in pool):
+            raise ValueError("an episode record's pool must be a list of snapshot paths")
+        if not isinstance(options, dict):
+            raise ValueError("an episode record's options must be a dict")
+        env = self if env is None else env
+        generator = copy.deepcopy(self.np_random.bit_generator.state)
+        try:
+            self.np_random.bit_generator.state = record["rng"]
+        except (TypeError, ValueError, KeyError) as error:
+            self.np_random.bit_generator.state = generator
+            raise ValueError(f"an episode record's rng is no state of this env's generator: {error}") from None
+        after = self.pool.snapshot_paths()
+        try:
+            self.pool.set_snapshots(pool)
+            observation, _ = env.reset(options=options)  # no seed: the generator state set above
+        except Exception:
+            self.np_random.bit_generator.state = generator
+            raise
+        finally:
+            self.pool.set_snapshots(after)
+        for action in actions:
+            if self._finished():
+                raise ValueError("an episode record's actions go on after its episode ended")
+            observation, *_ = env.step(action)
+        return observation
 
     def add_snapshot_to_pool(self, path: str) -> None:
         """Add a frozen learner policy to this env's opponent pool (called through VecEnvs)."""

@@ -20,16 +20,19 @@ What it does, top to bottom:
    (seat-balanced games through :mod:`meadowzoo.training.evaluate`), logs it, appends ``<out>/evaluations.csv``, and adds a
    frozen snapshot of the learner to every env's pool when its mean ladder score reaches
    ``snapshot_threshold``.
-5. Every ``checkpoint_every`` steps writes a checkpoint (:mod:`meadowzoo.training.checkpoints`:
-   tensors and JSON only, no pickle, renamed into place so a kill never leaves a broken one; the
-   newest two are kept) and ``<out>/state.json``; a run started again with the same ``--out``
-   resumes from the newest usable checkpoint (at most one interval is lost) and cuts
-   ``evaluations.csv`` back to it. Env processes end with the run, even when it is killed.
+5. At the first rollout boundary after every ``checkpoint_every`` steps writes a checkpoint
+   (:mod:`meadowzoo.training.checkpoints`: tensors and JSON only, no pickle, renamed into place so
+   a kill never leaves a broken one; the newest two are kept) with the envs' games in progress as
+   replayable records (:mod:`meadowzoo.training.resume`), and ``<out>/state.json``; a run started
+   again with the same ``--out`` resumes from the newest usable checkpoint (at most one interval
+   and a rollout are lost), replays those games and cuts ``evaluations.csv`` back to it. Env
+   processes end with the run, even when it is killed.
 6. Saves the final policy weights-only to ``<out>/policy.pt`` (see :mod:`meadowzoo.agents.policy`) and
    prints the final ladder table (also ``<out>/final.json``).
 
 Same seed and same settings give the same training curve on the same machine (single-threaded
-torch, seeded envs and opponents).
+torch, seeded envs and opponents), and so does a run interrupted and resumed with the same
+``--n-envs``: the same weights bit for bit as a run never stopped.
 """
 
 from __future__ import annotations
@@ -60,10 +63,10 @@ HELD_OUT_SEED_OFFSET = 1_000_000
 
 def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n_envs: int, env_options: dict,
                   advice: str | None = None):
-    from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from meadowzoo.training.pool import OpponentPool
+    from meadowzoo.training.resume import ReplayMonitor
     from meadowzoo.training.selfplay import SelfPlayEnv
 
     from meadowzoo.training.processes import die_with_parent
@@ -74,7 +77,7 @@ def build_vec_env(game: str, players: int, opponents: str, fixed_share: float, n
         if os.getpid() != parent:  # in an env process: end with the run, even on SIGKILL
             die_with_parent(parent)
         pool = OpponentPool(game, opponents, fixed_share=fixed_share)
-        return Monitor(SelfPlayEnv(game, opponents=pool, num_players=players, advice=advice, **env_options))
+        return ReplayMonitor(SelfPlayEnv(game, opponents=pool, num_players=players, advice=advice, **env_options))
 
     if n_envs > 1:
         return SubprocVecEnv([factory] * n_envs, start_method="spawn")
@@ -102,10 +105,14 @@ def make_callbacks(args, config, out: Path, state: dict, settings: dict):
             if steps >= self.next_eval:
                 self.next_eval += config.eval_every
                 self.evaluate(steps)
-            if steps >= self.next_checkpoint:
-                self.next_checkpoint += config.checkpoint_every
-                checkpoint(self.model, out, state, settings)
             return True
+
+        def _on_rollout_start(self) -> None:
+            # between two rollouts (the update done): a checkpoint here resumes exactly
+            steps = self.model.num_timesteps
+            if steps >= self.next_checkpoint:
+                self.next_checkpoint = (steps // config.checkpoint_every + 1) * config.checkpoint_every
+                checkpoint(self.model, out, state, settings)
 
         def _on_training_end(self) -> None:
             self.bar.close()
@@ -171,13 +178,16 @@ def cut_evaluations(path: Path, timesteps: int) -> None:
 
 
 def checkpoint(model, out: Path, state: dict, settings: dict) -> None:
+    """Write a checkpoint and ``state.json``; taken between two rollouts (or after the last), so
+    that the envs' games in progress resume exactly (:mod:`meadowzoo.training.resume`)."""
     from meadowzoo.training import checkpoints
     from meadowzoo.training.files import atomic_write_json
+    from meadowzoo.training.resume import env_state
 
     state["timesteps"] = int(model.num_timesteps)
     state["elapsed_before"] = state["elapsed_before"] + time.time() - state["started"]
     state["started"] = time.time()
-    checkpoints.save(model, out, settings, state)
+    checkpoints.save(model, out, settings, state, envs=env_state(model))
     atomic_write_json(out / "state.json", state)
 
 
@@ -202,6 +212,22 @@ def build_model(settings: dict, vec, seed: int, out: Path):
     return MaskablePPO(policy_class, vec, seed=seed, tensorboard_log=str(out / "tb"), verbose=0,
                        policy_kwargs={"net_arch": list(settings["net_arch"])},
                        **{name: settings[name] for name in PPO_SETTINGS})
+
+
+def resume_games(model, found) -> str:
+    """Replay the checkpoint's games in progress into the envs (exact resumption); a record that
+    does not replay (a snapshot file gone, a tampered record) leaves fresh games, with a warning."""
+    import warnings
+
+    from meadowzoo.training.resume import restore_env_state
+
+    try:
+        return restore_env_state(model, found.meta.get("envs"))
+    except (ValueError, OSError) as error:
+        warnings.warn(f"{found.path.name}: the games in progress do not replay ({error}); the envs start fresh "
+                      "games", RuntimeWarning, stacklevel=2)
+        model._last_obs = None  # SB3 resets every env before the first rollout
+        return "the envs start fresh games"
 
 
 def resumed_logger(tb: Path, timesteps: int):
@@ -317,11 +343,14 @@ def main(argv=None) -> dict:
         settings, state = found.settings, found.state
         state["started"] = time.time()
         model = build_model(settings, vec, args.seed, out)
-        checkpoints.restore(model, found)
-        cut_evaluations(out / "evaluations.csv", found.timesteps)
         for snapshot in state["snapshots"]:
             vec.env_method("add_snapshot_to_pool", snapshot)
-        print(f"resuming {out} at {model.num_timesteps} timesteps")
+        # the games first: replaying them may draw from this process's generators, which the
+        # checkpoint then sets to where the interrupted run had them
+        games = resume_games(model, found)
+        checkpoints.restore(model, found)
+        cut_evaluations(out / "evaluations.csv", found.timesteps)
+        print(f"resuming {out} at {model.num_timesteps} timesteps; {games}")
         # a checkpoint keeps its own PPO settings: say so when the command asks for others
         asked = ppo_settings(config, args.advice)
         ignored = [name for name in asked if settings.get(name) != asked[name]]

@@ -110,11 +110,58 @@ def test_a_killed_run_resumes_losing_at_most_one_interval_and_leaves_no_processe
     assert not any(_alive(child) for child in children), "env processes outlived the killed run"
     found = checkpoints.latest(out)
     assert found is not None and found.path.name >= saved_before_kill
-    main([*TINY, "--n-envs", "1", "--timesteps", str(found.timesteps + 64), "--out", str(out)])
+    # resumed, it trains exactly as a run never killed: the games in progress are replayed in the
+    # env processes (training.resume), the network, optimizer and generators come back
+    target = str(found.timesteps + 128)
+    main([*TINY, "--n-envs", "2", "--timesteps", target, "--out", str(out)])
     state = json.loads((out / "state.json").read_text())
     assert state["invocations"][-1]["from_timesteps"] == found.timesteps
     steps = _steps(out)
     assert steps == sorted(set(steps))  # the killed run's later rows were cut, none doubled
+    main([*TINY, "--n-envs", "2", "--timesteps", target, "--out", str(tmp_path / "never_killed")])
+    assert_same_training(out, tmp_path / "never_killed")
+
+
+def assert_same_training(run: Path, reference: Path) -> None:
+    """The same policy bit for bit, the same ladder evaluations and final scores (not the times)."""
+    import torch
+
+    mine, theirs = (torch.load(path / "policy.pt", map_location="cpu", weights_only=True) for path in (run, reference))
+    assert mine["state_dict"].keys() == theirs["state_dict"].keys()
+    for name, tensor in mine["state_dict"].items():
+        assert torch.equal(tensor, theirs["state_dict"][name]), name
+    timeless = [[{k: v for k, v in row.items() if k != "wall_seconds"} for row in read_csv(path / "evaluations.csv")]
+                for path in (run, reference)]
+    assert timeless[0] == timeless[1] and len(timeless[0]) >= 2
+    finals = [json.loads((path / "final.json").read_text()) for path in (run, reference)]
+    assert finals[0]["ladder"] == finals[1]["ladder"] and finals[0]["timesteps"] == finals[1]["timesteps"]
+
+
+def test_a_resumed_run_trains_exactly_as_an_uninterrupted_one(tmp_path, capsys):
+    """Stopped at 192 of 384 timesteps (its final checkpoint) and run again to 384: the same policy
+    and evaluations as one run to 384. With snapshots entering the pool at every evaluation (the
+    replay draws an episode's opponents from the pool as it was then) and a greedy opponent."""
+    options = [*TINY, "--n-envs", "1", "--snapshot-threshold", "0", "--opponents", "random,greedy"]
+    main([*options, "--timesteps", "384", "--out", str(tmp_path / "whole")])
+    main([*options, "--timesteps", "192", "--out", str(tmp_path / "split")])
+    main([*options, "--timesteps", "384", "--out", str(tmp_path / "split")])
+    assert "replayed the 1 envs' games in progress" in capsys.readouterr().out
+    assert_same_training(tmp_path / "split", tmp_path / "whole")
+
+
+def test_a_record_that_does_not_replay_resumes_with_fresh_games(tmp_path, capsys):
+    """A checkpoint whose game record names a snapshot file that is gone: a warning, fresh games
+    (as checkpoints without records resume), and the run goes on to its end."""
+    out = tmp_path / "run"
+    main([*TINY, "--n-envs", "1", "--timesteps", "192", "--out", str(out)])
+    meta_path = checkpoints.folders(out)[0] / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["envs"]["records"][0]["pool"] = [str(tmp_path / "gone.pt")]
+    meta_path.write_text(json.dumps(meta))
+    with pytest.warns(RuntimeWarning, match="do not replay .*gone.pt"):
+        main([*TINY, "--n-envs", "1", "--timesteps", "256", "--out", str(out)])
+    assert "the envs start fresh games" in capsys.readouterr().out
+    assert json.loads((out / "final.json").read_text())["timesteps"] >= 256
 
 
 def test_a_checkpoint_of_another_player_count_or_options_is_not_resumed(tmp_path, capsys):
