@@ -42,6 +42,14 @@ def _mcts(game: str, parameter: str | None, seed: int | None) -> Agent:
     return parse_spec(parameter, game, seed)
 
 
+def _mctx(game: str, parameter: str | None, seed: int | None) -> Agent:
+    try:
+        from meadowzoo.agents.gumbel_search import parse_spec
+    except ImportError as error:  # jax, pgx or mctx missing
+        raise ValueError(f"mctx needs the jax extra (pip install 'meadowzoo[jax]'): {error}") from None
+    return parse_spec(parameter, game, seed)
+
+
 def _human(game: str, seed: int | None) -> Agent:
     from meadowzoo.agents.human import HumanAgent
 
@@ -65,6 +73,7 @@ AGENTS: dict[str, Callable[[str, str | None, int | None], Agent]] = {
     "greedy": _without_parameter("greedy", lambda game, seed: heuristic("greedy", game, seed)),
     "strong": _without_parameter("strong", lambda game, seed: heuristic("strong", game, seed)),
     "mcts": _mcts,
+    "mctx": _mctx,
     "human": _without_parameter("human", _human),
 }
 

@@ -5,10 +5,11 @@ import pytest
 from meadowzoo.agents import agent_names, make_agent
 from tests.agents.helpers import GAMES, new_env, play
 
-#: small budgets so the whole matrix stays quick; ``human`` and the Haste Bock?-only ``lookahead``
-#: have their own tests; ``policy`` and ``sampled`` get an untrained network written for the test
-#: (trained ones are checked in tests/training)
-SPECS = [{"mcts": "mcts:4:depth=8"}.get(name, name) for name in agent_names() if name not in ("human", "lookahead")]
+#: small budgets so the whole matrix stays quick; ``human``, the Haste Bock?-only ``lookahead`` and
+#: ``mctx`` (the JAX extra's search, tests/jax/test_mctx_agent.py) have their own tests; ``policy`` and
+#: ``sampled`` get an untrained network written for the test (trained ones are checked in tests/training)
+SPECS = [{"mcts": "mcts:4:depth=8"}.get(name, name) for name in agent_names()
+         if name not in ("human", "lookahead", "mctx")]
 
 
 @pytest.fixture(scope="module")

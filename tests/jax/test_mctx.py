@@ -2,8 +2,9 @@
 mctx-based search run it unchanged"), jitted and over a batch, plays better than random, and,
 searching states resampled from what its player knows, decides the same whatever it cannot see.
 
-The search is the one of ``examples/mctx_search.py`` (loaded from the file, as
-``tests/training/test_examples.py`` loads its examples): ``mctx.gumbel_muzero_policy`` whose
+The search is :mod:`meadowzoo.agents.gumbel_search`'s, played in the match of
+``examples/mctx_search.py`` (loaded from the file, as ``tests/training/test_examples.py`` loads its
+examples; the ``mctx`` agent's own tests are in ``test_mctx_agent.py``): ``mctx.gumbel_muzero_policy`` whose
 ``recurrent_fn`` is the engine's own ``step`` (reward: the mover's reward of the step; discount +1
 when the same player moves again, −1 when the other does, 0 once over), a uniform prior over the
 legal actions and, as the value of a new node, the standing's rank reward (``env.standing_rewards``)
@@ -192,7 +193,7 @@ def test_example_help_shows_every_default(capsys):
         assert f"(default: {value})" in shown, option
 
 
-@pytest.mark.parametrize("flags, message", [(["--players", "3"], "two-player zero-sum"),
+@pytest.mark.parametrize("flags, message", [(["--players", "3"], "two-player measure"),
                                             (["--game", "chess"], "argument --game: invalid choice"),
                                             (["--simulations", "0"], "argument --simulations"),
                                             (["--rollout-depth", "-1"], "argument --rollout-depth"),
