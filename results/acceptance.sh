@@ -18,10 +18,14 @@ declare -A RUNS=(
   [vw_2p_mcts_vs_strong]="--game volle_wolle --players 2 --agents mcts:12:rollout=strong:depth=4:leaf=strong:prior=strong:width=3:tree=1,strong --games 400"
   [hui_2p_mcts_vs_strong]="--game hase_und_igel --players 2 --agents mcts:24:rollout=greedy:depth=4:leaf=strong:prior=strong:width=4:tree=1,strong --games 400"
   [hb_2p_mcts_vs_strong]="--game haste_bock --players 2 --agents mcts:16:rollout=strong:depth=6:leaf=strong:prior=strong:width=3:tree=1,strong --games 400"
+  [vw_2p_mctx_vs_random]="--game volle_wolle --players 2 --agents mctx:16,random --games 400"
+  [vw_2p_mctx_vs_strong]="--game volle_wolle --players 2 --agents mctx:16,strong --games 400"
+  [vw_3p_mctx_vs_random]="--game volle_wolle --players 3 --agents mctx:16,random,random --games 300"
 )
 ORDER=(vw_2p_greedy_vs_random vw_2p_strong_vs_greedy vw_4p_ladder hui_2p_greedy_vs_random hui_2p_strong_vs_greedy
        hui_4p_ladder hb_2p_greedy_vs_random hb_2p_strong_vs_greedy hb_4p_ladder
-       hb_2p_mcts_vs_strong vw_2p_mcts_vs_strong hui_2p_mcts_vs_strong)
+       hb_2p_mcts_vs_strong vw_2p_mcts_vs_strong hui_2p_mcts_vs_strong
+       vw_2p_mctx_vs_random vw_2p_mctx_vs_strong vw_3p_mctx_vs_random)
 for name in "${@:-${ORDER[@]}}"; do
   mkdir -p "results/$name"
   echo "== $name: ${RUNS[$name]}"

@@ -19,4 +19,5 @@ print(f'newest releases: gymnasium {gymnasium.__version__}, pettingzoo {pettingz
 exec "$venv/bin/python" -m pytest -n auto -q -p no:cacheprovider \
   tests/core tests/hase_und_igel tests/haste_bock tests/volle_wolle tests/agents \
   tests/training/test_gym_view.py tests/training/test_selfplay.py tests/training/test_train.py \
-  tests/training/test_train_resume.py tests/training/test_tournament.py tests/training/test_stats.py "$@"
+  tests/training/test_train_resume.py tests/training/test_episode_replay.py tests/training/test_tournament.py \
+  tests/training/test_stats.py "$@"
