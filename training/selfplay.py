@@ -172,14 +172,14 @@ class SelfPlayEnv(gymnasium.Env):
         if self._finished():
             raise RuntimeError("the episode is over; call reset()")
         action = self._index(action)
-        if not self._learner_mask[action]:  # the mask of this decision, built by _info()
-            message = self.raw._illegal_message(self.learner, action, self.raw.legal_actions())
-            if self.illegal_action == "raise":
-                raise ValueError(message)
-            self._record["actions"].append(action)
+        legal = self._learner_mask[action]  # the mask of this decision, built by _info()
+        message = None if legal else self.raw._illegal_message(self.learner, action, self.raw.legal_actions())
+        if not legal and self.illegal_action == "raise":
+            raise ValueError(message)
+        self._record["actions"].append(action)  # whatever it does to the episode, a replay does again
+        if not legal:
             self._forfeit = message
             return self._observation(), ILLEGAL_ACTION_REWARD, True, False, self._info()
-        self._record["actions"].append(action)
         self.raw.step(action)
         self._play_opponents()
         terminated = all(self.raw.terminations.values())
@@ -241,14 +241,12 @@ class SelfPlayEnv(gymnasium.Env):
         if not isinstance(options, dict):
             raise ValueError("an episode record's options must be a dict")
         env = self if env is None else env
-        generator = copy.deepcopy(self.np_random.bit_generator.state)
+        generator, after = copy.deepcopy(self.np_random.bit_generator.state), self.pool.snapshot_paths()
         try:
-            self.np_random.bit_generator.state = record["rng"]
-        except (TypeError, ValueError, KeyError) as error:
-            self.np_random.bit_generator.state = generator
-            raise ValueError(f"an episode record's rng is no state of this env's generator: {error}") from None
-        after = self.pool.snapshot_paths()
-        try:
+            try:
+                self.np_random.bit_generator.state = record["rng"]
+            except (TypeError, ValueError, KeyError) as error:
+                raise ValueError(f"an episode record's rng is no state of this env's generator: {error}") from None
             self.pool.set_snapshots(pool)
             observation, _ = env.reset(options=options)  # no seed: the generator state set above
         except Exception:

@@ -3,8 +3,8 @@
 Every game's JAX engine is a subclass of :class:`MeadowJaxEnv`, itself a ``pgx.Env`` (pgx 2.x):
 ``init(key)``, ``step(state, action, key)``, ``observe(state)``, ``state.legal_action_mask``,
 ``state.rewards`` … run under ``jax.jit`` and ``jax.vmap`` on CPU and GPU, so Pgx's baselines and
-mctx search use them unchanged (mctx: ``examples/mctx_search.py``, ``tests/jax/test_mctx.py``, the
-"Tree search with mctx" section of ``docs/jax.md``). This module holds what the engines share:
+mctx search use them unchanged (mctx: :mod:`meadowzoo.agents.gumbel_search`, ``examples/mctx_search.py``,
+the "Tree search with mctx" section of ``docs/jax.md``). This module holds what the engines share:
 
 * :class:`MeadowJaxEnv`: option handling, the mandatory step ``key``, every player's observation
   (:meth:`MeadowJaxEnv.observe_player`, :meth:`MeadowJaxEnv.observe_all`, without Pgx's
@@ -336,7 +336,7 @@ class MeadowJaxEnv(pgx.core.Env):
         ``resample_hidden`` redraws it (the same distribution, not the same draws). The result
         depends only on what ``observer`` knows and on ``key``, never on the true hidden values
         (hidden cards are put in a canonical order before they are shuffled), so a search that
-        plays on it (determinization, ``examples/mctx_search.py``) decides the same whatever the
+        plays on it (determinization, :mod:`meadowzoo.agents.gumbel_search`) decides the same whatever the
         hidden truth. Future chance needs no redraw: a step draws it from its own key. One game's
         state (``jax.vmap`` it for a batch; ``observer`` may be traced); the observation field is
         recomputed for the player to move. This default, for games that keep nothing hidden in

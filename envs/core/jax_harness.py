@@ -231,6 +231,14 @@ def _compare_end(env: MeadowJaxEnv, state, ref, where: str) -> None:
         raise Mismatch(f"{where}: final rewards {np.asarray(state.rewards).tolist()} (jax) vs {rewards} (reference)")
 
 
+def equal_states(a, b) -> bool:
+    """Whether two pytrees of arrays (states, batched or not, on the device or the host) are equal
+    leaf for leaf, dtypes included."""
+    leaves_a, leaves_b = jax.tree_util.tree_leaves(jax.device_get(a)), jax.tree_util.tree_leaves(jax.device_get(b))
+    return len(leaves_a) == len(leaves_b) and all(
+        np.asarray(x).dtype == np.asarray(y).dtype and np.array_equal(x, y) for x, y in zip(leaves_a, leaves_b))
+
+
 def uniform_random(ref, rng: np.random.Generator) -> int:
     """The default driver: a uniform choice among the reference env's legal actions."""
     legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
@@ -300,9 +308,7 @@ def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int
     for t in range(steps):
         host = jax.device_get(states)
         for i, single in enumerate(singles):
-            mine = jax.tree_util.tree_leaves(unbatch(host, i))
-            alone = jax.tree_util.tree_leaves(jax.device_get(single))
-            if not all(np.array_equal(a, b) for a, b in zip(mine, alone)):
+            if not equal_states(unbatch(host, i), single):
                 raise Mismatch(f"batched game {i} differs from the same game alone after {t} steps")
             compared += 1
         key, act_key, step_key = jax.random.split(key, 3)
@@ -345,12 +351,6 @@ def check_hidden_information(env: MeadowJaxEnv, games: int, seed: int = 0, every
     if not counter["changed"]:
         raise Mismatch("resample_hidden never changed a state: the hidden-information check saw nothing")
     return counter["changed"]
-
-
-def _equal_states(a, b) -> bool:
-    leaves_a, leaves_b = jax.tree_util.tree_leaves(jax.device_get(a)), jax.tree_util.tree_leaves(jax.device_get(b))
-    return len(leaves_a) == len(leaves_b) and all(
-        np.asarray(x).dtype == np.asarray(y).dtype and np.array_equal(x, y) for x, y in zip(leaves_a, leaves_b))
 
 
 def check_resample_hidden(env: MeadowJaxEnv, games: int, seed: int = 0, every: int = 3, policy=None) -> int:
@@ -402,7 +402,7 @@ def check_resample_hidden(env: MeadowJaxEnv, games: int, seed: int = 0, every: i
             counter["changed"] += env.to_game_dict(mine) != truth
             twin = ref.game.clone()
             twin.resample_hidden(observer, rng)
-            if not _equal_states(resample(env.from_game(ref.game), observer, key),
+            if not equal_states(resample(env.from_game(ref.game), observer, key),
                                  resample(env.from_game(twin), observer, key)):
                 raise Mismatch(f"{where}: the result depends on what the observer cannot see (the reference's "
                                "resample_hidden changed it)")

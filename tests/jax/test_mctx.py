@@ -150,7 +150,6 @@ def decision_states(env, count: int, seed: int):
         if jax_harness._game_dict(twin) != jax_harness._game_dict(ref.game):
             states.append(env.from_game(ref.game))
             twins.append(env.from_game(twin))
-        legal = np.flatnonzero(ref.observe(ref.agent_selection)["action_mask"])
         for _ in range(int(rng.integers(1, 4))):  # spread the states over the game
             if ref.game.is_over:
                 break

@@ -71,7 +71,7 @@ def test_haste_bock_hides_nothing_in_its_state():
     twin.resample_hidden(0, np.random.default_rng(1))
     assert jax_harness._game_dict(twin) == jax_harness._game_dict(ref.game)
     state = env.from_game(ref.game)
-    assert jax_harness._equal_states(env.resample_hidden(state, 0, jax.random.PRNGKey(0)), state)
+    assert jax_harness.equal_states(env.resample_hidden(state, 0, jax.random.PRNGKey(0)), state)
 
 
 # ---- distributions ---------------------------------------------------------------------------------------
@@ -160,4 +160,4 @@ def test_batched_resample_with_traced_observers_equals_one_by_one():
     batched = jax.device_get(jax.jit(jax.vmap(env.resample_hidden))(states, observers, keys))
     for i in range(6):
         one = env.resample_hidden(jax.tree_util.tree_map(lambda x: x[i], states), int(observers[i]), keys[i])
-        assert jax_harness._equal_states(jax.tree_util.tree_map(lambda x: x[i], batched), one)
+        assert jax_harness.equal_states(jax.tree_util.tree_map(lambda x: x[i], batched), one)

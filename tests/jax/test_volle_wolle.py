@@ -89,11 +89,6 @@ def test_visible_change_changes_the_observation(engines):
 
 
 # ---- conversion --------------------------------------------------------------------------------
-def _leaves_equal(a, b) -> bool:
-    la, lb = jax.tree_util.tree_leaves(jax.device_get(a)), jax.tree_util.tree_leaves(jax.device_get(b))
-    return len(la) == len(lb) and all(np.array_equal(x, y) for x, y in zip(la, lb))
-
-
 def test_conversion_round_trip(engines):
     """JAX state -> snapshot -> JAX state is the identity, and a reference game played by the
     PettingZoo env converts to a JAX state and back to the same snapshot, up to the end."""
@@ -108,7 +103,7 @@ def test_conversion_round_trip(engines):
         state = env.from_snapshot(snapshot)
         back = env.to_snapshot(state)
         assert back["game"] | {"rng": None} == snapshot["game"] | {"rng": None}
-        assert _leaves_equal(env.from_snapshot(back), state)
+        assert jax_harness.equal_states(env.from_snapshot(back), state)
         assert np.array_equal(observe_all(state), np.stack([ref.observe(a)["observation"] for a in ref.agents]))
         if ref.game.is_over:
             assert bool(state.terminated)

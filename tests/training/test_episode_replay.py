@@ -139,6 +139,10 @@ def test_set_snapshots_keeps_loaded_policies_and_the_newest():
     assert pool.snapshot_paths() == ["b", "a"] and dict(pool.snapshots)["a"] is held["a"]
     pool.set_snapshots([])
     assert pool.snapshot_paths() == []
+    pool.snapshots = [("a", lambda: "A"), ("b", lambda: "B")]
+    pool.max_snapshots = 1
+    pool.set_snapshots(["b", "a"])
+    assert pool.snapshot_paths() == ["a"]  # the newest one that fits
 
 
 def test_resume_module_carries_sb3s_state_between_rollouts():
