@@ -46,7 +46,8 @@ from meadowzoo.agents.base import Agent
 FORMAT = "meadowzoo-mlp-policy-v1"
 FORMAT_CONV = "meadowzoo-mlp-policy-v2"  # v1 with 3x3 convolutions over board planes first
 FORMATS = (FORMAT, FORMAT_CONV)
-ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+#: hidden activations by name; each takes the array namespace (numpy, or jax.numpy in a search)
+ACTIVATIONS = {"tanh": lambda x, xp=np: xp.tanh(x), "relu": lambda x, xp=np: xp.maximum(x, 0.0)}
 _META_FIELDS = {"game": str, "env_options": dict, "observation_size": int, "num_actions": int,
                 "hidden": list, "activation": str}
 
@@ -176,26 +177,30 @@ class MlpPolicy:
             raise ValueError(f"{source}: policy field 'board' must be [planes, rows, cols] within the observation")
         return conv, board
 
-    def _convolve(self, part: str, x: np.ndarray) -> np.ndarray:
+    def _convolve(self, part: str, x: Any, xp: Any) -> Any:
         """The board block through the 3x3 convolutions, flattened, then the rest of ``x``."""
         planes, rows, cols = self.board
         size = planes * rows * cols
-        board = np.moveaxis(x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols)), -3, -1)
+        board = xp.moveaxis(x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols)), -3, -1)
         for kernel, bias in self.conv_layers[part]:
-            padded = np.pad(board, [(0, 0)] * (board.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
-            out = np.broadcast_to(bias, board.shape[:-1] + bias.shape).copy()
+            padded = xp.pad(board, [(0, 0)] * (board.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
+            out = xp.broadcast_to(bias, board.shape[:-1] + bias.shape).copy()
             for dy in range(3):
                 for dx in range(3):
-                    out += padded[..., dy:dy + rows, dx:dx + cols, :] @ kernel[dy, dx]
-            board = self.activation(out)
-        return np.concatenate([board.reshape(x.shape[:-1] + (-1,)), x[..., size:]], axis=-1)
+                    out = out + padded[..., dy:dy + rows, dx:dx + cols, :] @ kernel[dy, dx]
+            board = self.activation(out, xp)
+        return xp.concatenate([board.reshape(x.shape[:-1] + (-1,)), x[..., size:]], axis=-1)
 
-    def _mlp(self, part: str, x: np.ndarray) -> np.ndarray:
+    def mlp(self, part: str, x: Any, xp: Any = np) -> Any:
+        """The raw output of one network (``"actor"``: logits over every action, unmasked;
+        ``"critic"``: ``(..., 1)`` values) for observations ``x``. ``xp`` is the array namespace:
+        numpy here, ``jax.numpy`` where a search evaluates the network inside a jitted program
+        (:mod:`meadowzoo.agents.gumbel_search`), so both run this one definition."""
         if self.conv:
-            x = self._convolve(part, x)
+            x = self._convolve(part, x, xp)
         layers = self.layers[part]
         for kernel, bias in layers[:-1]:
-            x = self.activation(x @ kernel + bias)
+            x = self.activation(x @ kernel + bias, xp)
         kernel, bias = layers[-1]
         return x @ kernel + bias
 
@@ -203,16 +208,49 @@ class MlpPolicy:
         """Logits (illegal actions at ``-1e9``, as the trainer masks them) and values for a batch
         ``(..., observation_size)``."""
         x = np.asarray(observation, dtype=np.float32)
-        logits = self._mlp("actor", x)
+        logits = self.mlp("actor", x)
         if mask is not None:
             logits = np.where(np.asarray(mask, dtype=bool), logits, np.float32(-1e9))
-        return logits, self._mlp("critic", x)[..., 0]
+        return logits, self.mlp("critic", x)[..., 0]
 
     def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         logits, _ = self.forward(observation, mask)
         logits = logits - logits.max(axis=-1, keepdims=True)
         weights = np.exp(logits) * np.asarray(mask, dtype=bool)
         return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def from_sb3(policy: Any, source: str = "an SB3 policy") -> MlpPolicy:
+    """The network of a plain SB3 ``MaskableActorCriticPolicy`` read by
+    :func:`meadowzoo.agents.policy.load_policy` (its metadata in ``policy.meadowzoo``) as an
+    :class:`MlpPolicy` computing the same function: each ``Linear``'s weight transposed into a
+    kernel, the actor ``mlp_extractor.policy_net`` then ``action_net``, the critic
+    ``mlp_extractor.value_net`` then ``value_net`` (SB3's flatten extractor is the identity on
+    these flat observations). Refused: advised policies (their input ends with a heuristic's
+    advice, which only the PettingZoo env computes) and actor and critic of different widths."""
+    meta = getattr(policy, "meadowzoo", None)
+    if not isinstance(meta, dict):
+        raise ValueError(f"{source}: not a meadowzoo policy")
+    if meta.get("advice") is not None:
+        raise ValueError(f"{source} is an advised policy: it reads the {meta['advice']!r} heuristic's advice, "
+                         "which only the PettingZoo env computes")
+    net_arch = meta["net_arch"]
+    if isinstance(net_arch, dict) and list(net_arch.get("pi", [])) != list(net_arch.get("vf", [])):
+        raise ValueError(f"{source}: actor {net_arch.get('pi')} and critic {net_arch.get('vf')} differ in width; "
+                         "a portable network has one layout for both")
+    hidden = list(net_arch["pi"] if isinstance(net_arch, dict) else net_arch)
+    arrays = {}
+    for part, body, head in (("actor", policy.mlp_extractor.policy_net, policy.action_net),
+                             ("critic", policy.mlp_extractor.value_net, policy.value_net)):
+        linears = [module for module in body if hasattr(module, "weight")] + [head]
+        for i, layer in enumerate(linears):
+            arrays[f"{part}/{i}/kernel"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+            arrays[f"{part}/{i}/bias"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    converted = {"format": FORMAT, "game": meta["game"], "env_options": dict(meta["env_options"]),
+                 "observation_size": int(meta["observation_size"]), "num_actions": int(meta["num_actions"]),
+                 "hidden": [int(width) for width in hidden], "activation": str(meta["activation"]).lower(),
+                 "note": f"converted from {source}"}
+    return MlpPolicy(converted, arrays, source=source)
 
 
 def play(policy: MlpPolicy, agent: Agent, env: Any, seat: str, deterministic: bool) -> int:

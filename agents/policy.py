@@ -152,6 +152,16 @@ def load_policy(path: str | Path) -> Any:
     return policy
 
 
+def load_network(path: str | Path) -> mlp_policy.MlpPolicy:
+    """The actor-critic network of any policy file as an :class:`~meadowzoo.agents.mlp_policy.MlpPolicy`
+    (whose forward pass also runs on ``jax.numpy``): the JAX trainer's files as they are, a plain SB3
+    policy converted (:func:`~meadowzoo.agents.mlp_policy.from_sb3`; advised ones refused)."""
+    policy = load_policy(path)
+    if isinstance(policy, mlp_policy.MlpPolicy):
+        return policy
+    return mlp_policy.from_sb3(policy, str(path))
+
+
 class PolicyAgent(Agent):
     """Plays a trained policy on its own observation and mask."""
 
