@@ -21,11 +21,14 @@ declare -A RUNS=(
   [vw_2p_mctx_vs_random]="--game volle_wolle --players 2 --agents mctx:16,random --games 400"
   [vw_2p_mctx_vs_strong]="--game volle_wolle --players 2 --agents mctx:16,strong --games 400"
   [vw_3p_mctx_vs_random]="--game volle_wolle --players 3 --agents mctx:16,random,random --games 300"
+  [vw_2p_mctx_net_vs_strong]="--game volle_wolle --players 2 --agents mctx:16:net=agents/trained/volle_wolle_2p_scratch.npz,strong --games 400"
+  [vw_2p_scratch_argmax_vs_strong]="--game volle_wolle --players 2 --agents policy:agents/trained/volle_wolle_2p_scratch.npz,strong --games 400"
+  [vw_2p_mctx_net_vs_policy]="--game volle_wolle --players 2 --agents mctx:16:net=agents/trained/volle_wolle_2p_scratch.npz,policy:agents/trained/volle_wolle_2p_scratch.npz --games 400"
 )
 ORDER=(vw_2p_greedy_vs_random vw_2p_strong_vs_greedy vw_4p_ladder hui_2p_greedy_vs_random hui_2p_strong_vs_greedy
        hui_4p_ladder hb_2p_greedy_vs_random hb_2p_strong_vs_greedy hb_4p_ladder
        hb_2p_mcts_vs_strong vw_2p_mcts_vs_strong hui_2p_mcts_vs_strong
-       vw_2p_mctx_vs_random vw_2p_mctx_vs_strong vw_3p_mctx_vs_random)
+       vw_2p_mctx_vs_random vw_2p_mctx_vs_strong vw_3p_mctx_vs_random vw_2p_mctx_net_vs_strong vw_2p_scratch_argmax_vs_strong vw_2p_mctx_net_vs_policy)
 for name in "${@:-${ORDER[@]}}"; do
   mkdir -p "results/$name"
   echo "== $name: ${RUNS[$name]}"

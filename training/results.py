@@ -38,30 +38,47 @@ def _ci(ci: list[float] | None) -> str:
     return interval_text(ci)
 
 
+def agent_file(label: str) -> str | None:
+    """The weights file an agent label names: ``policy:``, ``sampled:`` and ``lookahead:`` take it
+    as their parameter, a network-guided search as ``mctx:…:net=<file>``; ``None`` for the rest."""
+    name, _, parameter = label.partition(":")
+    if name in ("policy", "sampled", "lookahead"):
+        return parameter.split(":")[0] or None
+    if name == "mctx":
+        nets = [token[4:] for token in parameter.split(":") if token.startswith("net=")]
+        return nets[0] if nets else None
+    return None
+
+
 def _training_lines(labels, root: Path = Path(".")) -> list[str]:
-    """For every ``policy:<file>.pt`` or ``lookahead:<file>.pt`` agent with a ``<file>.json``
-    training record (written by ``meadowzoo.training.ship``): how it was trained — command, seed, timesteps
+    """For every agent whose weights file (:func:`agent_file`) has a ``<file>.json`` training record
+    (written by ``meadowzoo.training.ship``): how it was trained — command, seed, timesteps
     (or recorded games), wall time, cores. A relative ``<file>`` is read from ``root``, the folder
     the tournaments were run from (the results folder's parent), whatever the current folder."""
     lines = []
     for label in labels:
-        if not label.startswith(("policy:", "lookahead:")):
+        weights = agent_file(label)
+        if weights is None:
             continue
-        record_path = root / Path(label.split(":")[1]).with_suffix(".json")
+        record_path = root / Path(weights).with_suffix(".json")
         if not record_path.exists():
             continue
         record = json.loads(record_path.read_text())
+        subject = f"The network of `{label}`" if label.startswith("mctx:") else f"`{label}`"
         if record.get("kind") == "afterstate-value":
             games = f"{record['games']:,} recorded games, " if record.get("games") else ""
             lines += ["", f"The value of `{label}` was fitted with `{record['command']}` (seed {record['seed']}, "
                           f"{games}{record['samples']:,} afterstates, {record['wall_seconds'] / 60:.0f} min "
                           f"wall time on {record['cores']} CPU cores)."]
             continue
-        invocations = record.get("invocations") or [{"command": record["command"], "from_timesteps": 0}]
+        # SB3 records list invocations as {command, from_timesteps}; the JAX trainer's as commands
+        invocations = [entry if isinstance(entry, dict) else {"command": entry}
+                       for entry in record.get("invocations") or [record["command"]]]
         how = f"`{invocations[0]['command']}`"
         for later in invocations[1:]:  # a run continued by later commands
-            how += f", continued from {later['from_timesteps']:,} timesteps with `{later['command']}`"
-        lines += ["", f"`{label}` was trained with {how} (seed {record['seed']}, "
+            since = f" from {later['from_timesteps']:,} timesteps" if "from_timesteps" in later else ""
+            how += f", continued{since} with `{later['command']}`"
+        lines += ["", f"{subject} was trained with {how} (seed {record['seed']}, "
                       f"{record['timesteps']:,} timesteps, {record['wall_seconds'] / 60:.0f} min wall time on "
                       f"{record['cores']} CPU cores)."]
     return lines

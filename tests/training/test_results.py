@@ -70,3 +70,18 @@ def test_tables_compute_the_statistics_from_the_records(stored):
     assert "[12.3, 45.6]" not in text and "[11.1, 22.2]" not in text
     fresh = stats.tournament_stats(result["records"], result["agents"])
     assert stats.interval_text(fresh["per_agent"]["random"]["win_share_ci"], percent=True) in text
+
+
+def test_training_lines_name_each_kind_of_trained_agent():
+    """The training record of a network is cited for ``policy:``/``sampled:`` agents and for a search
+    it guides (``mctx:…:net=``), the JAX trainer's records (commands as plain strings) included."""
+    root = Path(__file__).resolve().parents[2]
+    record = json.loads((root / "agents/trained/volle_wolle_2p_scratch.json").read_text())
+    net = "agents/trained/volle_wolle_2p_scratch.npz"
+    assert results.agent_file(f"mctx:16:k=2:net={net}") == net and results.agent_file("mctx:16") is None
+    assert results.agent_file(f"lookahead:{net}:prior=none") == net and results.agent_file("strong") is None
+    for label, subject in ((f"policy:{net}", f"`policy:{net}` was trained"),
+                           (f"mctx:16:net={net}", f"The network of `mctx:16:net={net}` was trained")):
+        line = " ".join(results._training_lines([label], root))
+        assert subject in line and f"`{record['invocations'][0]}`" in line
+        assert f"{record['timesteps']:,} timesteps" in line
