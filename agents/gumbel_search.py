@@ -125,7 +125,7 @@ def network_guide(env, network) -> Guide:
     meta = network.meta
     size = env.observation_shape[0]
     if (meta["observation_size"], meta["num_actions"]) != (size, env.num_actions):
-        raise ValueError(f"{network_source(network)} reads {meta['observation_size']} observation values and "
+        raise ValueError(f"{network.source} reads {meta['observation_size']} observation values and "
                          f"scores {meta['num_actions']} actions; this engine has {size} and {env.num_actions}")
     observe = jax.vmap(env.observe_player)
 
@@ -138,10 +138,6 @@ def network_guide(env, network) -> Guide:
         return network.mlp("critic", observe(state, player), xp=jnp)[..., 0]
 
     return Guide(prior, value)
-
-
-def network_source(network) -> str:
-    return getattr(network, "source", None) or "the network"
 
 
 def make_recurrent_fn(env, guide: Guide):

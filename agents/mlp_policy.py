@@ -135,7 +135,7 @@ class MlpPolicy:
             raise ValueError(f"{source}: unsupported activation {meta['activation']!r}")
         if "weights_sha256" in meta and weights_sha256(arrays) != meta["weights_sha256"]:
             raise ValueError(f"{source}: the weights do not match their recorded digest (the file is corrupt)")
-        self.meta = meta
+        self.meta, self.source = meta, source
         self.meadowzoo = meta  # what PolicyAgent.check_fits reads
         self.activation = ACTIVATIONS[meta["activation"]]
         self.conv, self.board = self._check_board(meta, source)

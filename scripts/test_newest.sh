@@ -9,10 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${MEADOWZOO_NEWEST_VENV:-.venv-newest}"
 extras="train,dev"
+fresh=1
+[ -x "$venv/bin/python" ] && fresh=0
 MEADOWZOO_VENV="$venv" MEADOWZOO_EXTRAS="$extras" bash scripts/setup.sh
-# the newest releases of every dependency, not the venv's (pip's default strategy upgrades only
-# what no longer satisfies the requirements)
-"$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[$extras]"
+# the newest releases of every dependency, not the venv's: pip's default strategy upgrades only
+# what no longer satisfies the requirements. A venv setup.sh has just made holds the newest already
+# (as on CI's clean clone), so it is not resolved twice.
+if [ "$fresh" = 0 ]; then
+  "$venv/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e ".[$extras]"
+fi
 "$venv/bin/python" -c "import gymnasium, pettingzoo, numpy, stable_baselines3 as sb3
 print(f'newest releases: gymnasium {gymnasium.__version__}, pettingzoo {pettingzoo.__version__}, '
       f'numpy {numpy.__version__}, stable-baselines3 {sb3.__version__}')"

@@ -167,7 +167,7 @@ def test_a_network_of_another_size_is_refused_by_the_guide():
                          "observation_size": 5, "num_actions": 27, "hidden": [], "activation": "tanh"},
                         {"actor/0/kernel": np.zeros((5, 27)), "actor/0/bias": np.zeros(27),
                          "critic/0/kernel": np.zeros((5, 1)), "critic/0/bias": np.zeros(1)})
-    with pytest.raises(ValueError, match="reads 5 observation values"):
+    with pytest.raises(ValueError, match="a policy reads 5 observation values"):
         network_guide(mjax.make("volle_wolle", num_players=2), network)
 
 
