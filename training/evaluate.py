@@ -272,10 +272,11 @@ def parse_args(argv: list[str] | None = None):
     add_game_arguments(parser, seed_help="master seed (every game's seed is drawn from it)")
     parser.add_argument("--agents", required=True, help="comma-separated agent specs, e.g. strong,greedy,random,mcts:200")
     parser.add_argument("--games", type=positive_int, default=400,
-                        help="games (table mode) or games per pairing (pairs mode)")
-    parser.add_argument("--mode", choices=["table", "pairs"], default="table",
+                        help="games (table and orders modes: rounded up to whole cycles) or games per pairing (pairs mode)")
+    parser.add_argument("--mode", choices=tournament.MODES, default="table",
                         help="table: every game seats all agents, rotating seats (and partners, in a team game); "
-                             "pairs: every pairing of agents (2 players)")
+                             "orders: table, and every agent sits right before every other equally often "
+                             "(a cycle of players! games; no teams); pairs: every pairing of agents (2 players)")
     parser.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (processes backend)")
     parser.add_argument("--backend", choices=BACKENDS, default=None,

@@ -49,6 +49,14 @@ games. Seat balance:
 
   The statistics (:mod:`meadowzoo.training.stats`) score a team's first place as a win for each
   member, and team-mates never meet head to head.
+* ``orders`` mode (as many agents as seats, no teams): table mode that also balances who sits
+  right after whom (:func:`order_cycle`). The cycle is every circular order of the agent list
+  (the first entry fixed, the others permuted: (n−1)! orders), each at its n rotations: n! games,
+  so 6 for 3 players, 24 for 4, 120 for 5 and 720 for 6. Every agent plays every seat
+  (n−1)! times, and every agent sits right before every other (seat i, then seat i + 1 around
+  the table) in n·(n−2)! games. In games where a player's neighbour matters (whose bid breaks a
+  tie, whose moves come first) this takes the seating's effect out of the comparison; with two
+  players it is table mode. Repeated labels shorten the cycle as in team games.
 * ``pairs`` mode (2 seats, any number of agents): every pair of agents plays the given number of
   games, alternating seats.
 
@@ -97,6 +105,9 @@ def schedule(specs: list[str], players: int, games: int, mode: str = "table",
         cycle = table_cycle(specs, players, teams)
         rounds = -(-games // len(cycle))
         return cycle * rounds
+    if mode == "orders":
+        cycle = order_cycle(specs, players, teams)
+        return cycle * -(-games // len(cycle))
     if mode == "pairs":
         if players != 2:
             raise ValueError("pairs mode is for 2 players")
@@ -109,7 +120,11 @@ def schedule(specs: list[str], players: int, games: int, mode: str = "table",
         for a, b in itertools.combinations(specs, 2):
             out += [(a, b) if g % 2 == 0 else (b, a) for g in range(per_pair)]
         return out
-    raise ValueError(f"unknown mode {mode!r}; choose table or pairs")
+    raise ValueError(f"unknown mode {mode!r}; choose {', '.join(MODES)}")
+
+
+#: the schedules of :func:`schedule` (see the module docstring)
+MODES = ("table", "orders", "pairs")
 
 
 def has_teams(teams: list[int] | None) -> bool:
@@ -204,6 +219,23 @@ def table_cycle(specs: list[str], players: int, teams: list[int] | None = None) 
     return _fewer_repeats(cycle)
 
 
+def order_cycle(specs: list[str], players: int, teams: list[int] | None = None) -> list[tuple[str, ...]]:
+    """One cycle of ``orders`` mode (see the module docstring): every circular order of ``specs``
+    (``specs[0]`` first, the rest in every permutation, in ``itertools.permutations`` order), each
+    at its n rotations; seatings that repeated labels make equal are kept in the same shares, fewer
+    times. Not for team games: their seating is fixed by the partnerings (table mode)."""
+    if len(specs) != players:
+        raise ValueError(f"orders mode needs one agent per seat: {players} seats, {len(specs)} agents "
+                         "(repeat a name to fill seats)")
+    if has_teams(teams):
+        raise ValueError("orders mode is for games without teams; a team game's table mode already rotates "
+                         "partners and seats")
+    cycle = []
+    for rest in itertools.permutations(specs[1:]):
+        cycle += rotations((specs[0], *rest))
+    return _fewer_repeats(cycle)
+
+
 def _fewer_repeats(cycle: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """``cycle`` with every seating's count divided by the counts' greatest common divisor: the same
     shares of every seating, hence the same balance, in fewer games (repeated labels make equal
@@ -228,6 +260,14 @@ def cycle_text(specs: list[str], players: int, games: int, mode: str = "table",
         text = f"pairs mode: {pairs} pairings of {planned // pairs} games each, alternating seats"
         if planned // pairs != games:
             text += f" ({games} rounded up to an even number)"
+    elif mode == "orders":
+        cycle = len(order_cycle(specs, players, teams))
+        full = math.factorial(players)
+        text = (f"orders mode: a cycle of {cycle} {'game' if cycle == 1 else 'games'} (every circular order of "
+                f"the agents at every seat rotation)")
+        if cycle < full:
+            text += (f" (shortened from {full}: seatings that repeated agents make equal are played fewer times, "
+                     "in the same shares)")
     elif not has_teams(teams):
         text = f"table mode: a cycle of {players} games (the seat rotations of the agent list)"
     else:
@@ -241,7 +281,7 @@ def cycle_text(specs: list[str], players: int, games: int, mode: str = "table",
         if cycle < splits * players:
             text += (f" (shortened from {splits * players}: seatings that repeated agents make equal are played "
                      "fewer times, in the same shares)")
-    if mode == "table" and planned != games:
+    if mode in ("table", "orders") and planned != games:
         text += f"; {games} games rounded up to {planned}"
     return text
 

@@ -23,6 +23,51 @@ def test_pairs_mode_plays_every_pairing_seat_balanced():
     assert Counter(s for s in seatings if set(s) == {"a", "b"}) == {("a", "b"): 2, ("b", "a"): 2}
 
 
+def _followers(seatings):
+    """How often each ordered pair of labels sits right after one another (seat i, then i + 1 mod n)."""
+    return Counter((s[i], s[(i + 1) % len(s)]) for s in seatings for i in range(len(s)))
+
+
+@pytest.mark.parametrize("players, cycle", [(2, 2), (3, 6), (4, 24), (5, 120)])
+def test_orders_mode_balances_seats_and_who_sits_after_whom(players, cycle):
+    agents = "abcde"[:players]
+    seatings = tournament.schedule(list(agents), players, 1, mode="orders")
+    assert len(seatings) == cycle and len(set(seatings)) == cycle  # n! distinct seatings
+    for agent in agents:  # every seat equally often
+        assert set(Counter(s.index(agent) for s in seatings).values()) == {cycle // players}
+    followers = _followers(seatings)
+    assert set(followers) == {(a, b) for a in agents for b in agents if a != b}
+    assert len(set(followers.values())) == 1  # every agent right before every other equally often
+
+
+def test_table_mode_does_not_balance_who_sits_after_whom():
+    """What orders mode adds: table mode's rotations keep the list's order around the table."""
+    followers = _followers(tournament.schedule(list("abcd"), 4, 4))
+    assert followers[("a", "b")] == 4 and followers[("b", "a")] == 0
+
+
+def test_orders_mode_with_repeated_labels_keeps_the_shares_in_fewer_games():
+    seatings = tournament.schedule(["x", "s", "s", "s"], 4, 1, mode="orders")
+    assert len(seatings) == 4 and set(Counter(s.index("x") for s in seatings).values()) == {1}
+    assert "orders mode: a cycle of 4 games" in tournament.cycle_text(["x", "s", "s", "s"], 4, 1, "orders")
+    assert "shortened from 24" in tournament.cycle_text(["x", "s", "s", "s"], 4, 1, "orders")
+    assert "rounded up to 6" in tournament.cycle_text(list("abc"), 3, 5, "orders")
+
+
+def test_orders_mode_refuses_team_games_and_wrong_counts():
+    with pytest.raises(ValueError, match="without teams"):
+        tournament.schedule(list("abcd"), 4, 4, mode="orders", teams=[0, 1, 0, 1])
+    with pytest.raises(ValueError, match="one agent per seat"):
+        tournament.schedule(list("ab"), 3, 4, mode="orders")
+
+
+def test_evaluate_plays_orders_mode(tmp_path):
+    result = evaluate.main(["--game", "volle_wolle", "--players", "3", "--agents", "random,greedy,random",
+                            "--games", "6", "--mode", "orders", "--workers", "1", "--quiet"])
+    seats = [tuple(record["agents"]) for record in result["records"]]
+    assert len(seats) == 6 and len(set(seats)) == 3  # two random entries: each circular order twice
+
+
 @pytest.mark.parametrize("specs, players, mode", [(["a", "b"], 3, "table"), (["a", "b", "c"], 3, "pairs"), (["a"], 2, "x")])
 def test_bad_schedules_are_refused(specs, players, mode):
     with pytest.raises(ValueError):
