@@ -54,9 +54,9 @@ games. Seat balance:
   (the first entry fixed, the others permuted: (n−1)! orders), each at its n rotations: n! games,
   so 6 for 3 players, 24 for 4, 120 for 5 and 720 for 6. Every agent plays every seat
   (n−1)! times, and every agent sits right before every other (seat i, then seat i + 1 around
-  the table) in n·(n−2)! games. In games where a player's neighbour matters (whose bid breaks a
-  tie, whose moves come first) this takes the seating's effect out of the comparison; with two
-  players it is table mode. Repeated labels shorten the cycle as in team games.
+  the table) in n·(n−2)! games. Where it matters who moves right after whom, this takes the
+  seating's effect out of the comparison; with two players it is table mode. Repeated labels
+  shorten the cycle as in team games.
 * ``pairs`` mode (2 seats, any number of agents): every pair of agents plays the given number of
   games, alternating seats.
 
