@@ -285,27 +285,21 @@ class MctxAgent(Agent):
             f":k={determinizations}" if determinizations != 1 else "") + (f":net={network}" if network else "")
 
     def _load_network(self, spec: str) -> None:
-        from meadowzoo.agents.policy import load_network
+        from meadowzoo.agents.policy import check_game, load_network
         from meadowzoo.agents.shipped import file_sha256, resolve_agent_file
 
         path = resolve_agent_file(spec)
         network = load_network(path)
-        if network.meta["game"] != self.game:
-            raise ValueError(f"{spec} is a policy for {network.meta['game']}, not {self.game}")
+        check_game(network.meta, spec, self.game)
         self.network, self.network_digest, self.source = network, file_sha256(path), spec
         _NETWORKS[self.network_digest] = network
 
     def check_fits(self, env: Any, observation: Any) -> None:
         """A network trained for another player count (or options) must not guide silently."""
-        if self.network is None:
-            return
-        meta = self.network.meta
-        trained, seats = meta["env_options"].get("num_players"), len(env.possible_agents)
-        if trained is not None and trained != seats:
-            raise ValueError(f"{self.source} was trained for {trained} players; this game has {seats}")
-        if len(observation) != meta["observation_size"]:
-            raise ValueError(f"{self.source} expects observations of size {meta['observation_size']}; "
-                             f"this game's are {len(observation)}")
+        from meadowzoo.agents.policy import check_network_fits
+
+        if self.network is not None:
+            check_network_fits(self.network.meta, self.source, env, len(observation))
 
     def act(self, env: Any, agent: str) -> int:
         engine, search = _compiled(self.game, json.dumps(engine_options(env), sort_keys=True), self.simulations,

@@ -184,7 +184,7 @@ class MlpPolicy:
         board = xp.moveaxis(x[..., :size].reshape(x.shape[:-1] + (planes, rows, cols)), -3, -1)
         for kernel, bias in self.conv_layers[part]:
             padded = xp.pad(board, [(0, 0)] * (board.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
-            out = xp.broadcast_to(bias, board.shape[:-1] + bias.shape).copy()
+            out = xp.broadcast_to(bias, board.shape[:-1] + bias.shape)  # each sum below is a new array
             for dy in range(3):
                 for dx in range(3):
                     out = out + padded[..., dy:dy + rows, dx:dx + cols, :] @ kernel[dy, dx]

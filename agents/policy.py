@@ -152,6 +152,23 @@ def load_policy(path: str | Path) -> Any:
     return policy
 
 
+def check_game(meta: dict, source: Any, game: str) -> None:
+    """A network (its file's metadata ``meta``) made for another game is refused."""
+    if meta["game"] != game:
+        raise ValueError(f"{source} is a policy for {meta['game']}, not {game}")
+
+
+def check_network_fits(meta: dict, source: Any, env: Any, input_size: int) -> None:
+    """A network trained for another player count, or reading inputs of another size than
+    ``input_size`` (this game's observation, plus any advice), must not play or guide silently."""
+    trained, seats = meta["env_options"].get("num_players"), len(env.possible_agents)
+    if trained is not None and trained != seats:
+        raise ValueError(f"{source} was trained for {trained} players; this game has {seats}")
+    if input_size != meta["observation_size"]:
+        raise ValueError(f"{source} expects observations of size {meta['observation_size']}; "
+                         f"this game's are {input_size}")
+
+
 def load_network(path: str | Path) -> mlp_policy.MlpPolicy:
     """The actor-critic network of any policy file as an :class:`~meadowzoo.agents.mlp_policy.MlpPolicy`
     (whose forward pass also runs on ``jax.numpy``): the JAX trainer's files as they are, a plain SB3
@@ -177,8 +194,8 @@ class PolicyAgent(Agent):
     @classmethod
     def from_file(cls, path: str | Path, game: str | None = None, **kwargs: Any) -> "PolicyAgent":
         policy = load_policy(path)
-        if game is not None and policy.meadowzoo["game"] != game:
-            raise ValueError(f"{path} is a policy for {policy.meadowzoo['game']}, not {game}")
+        if game is not None:
+            check_game(policy.meadowzoo, path, game)
         agent = cls(policy, name=f"policy:{Path(path).name}", **kwargs)
         agent.source = str(path)
         return agent
@@ -190,14 +207,8 @@ class PolicyAgent(Agent):
         meta = getattr(self.policy, "meadowzoo", None)
         if meta is None:
             return
-        trained = meta["env_options"].get("num_players")
-        seats = len(env.possible_agents)
-        if trained is not None and trained != seats:
-            raise ValueError(f"{self.source} was trained for {trained} players; this game has {seats}")
         advice = advice_size(meta["num_actions"]) if meta.get("advice") else 0
-        if observation.shape[0] + advice != meta["observation_size"]:
-            raise ValueError(f"{self.source} expects observations of size {meta['observation_size']}; "
-                             f"this game's are {observation.shape[0]}")
+        check_network_fits(meta, self.source, env, len(observation) + advice)
 
     def act(self, env: Any, agent: str) -> int:
         observation = env.observe(agent)

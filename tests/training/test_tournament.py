@@ -61,7 +61,7 @@ def test_orders_mode_refuses_team_games_and_wrong_counts():
         tournament.schedule(list("ab"), 3, 4, mode="orders")
 
 
-def test_evaluate_plays_orders_mode(tmp_path):
+def test_evaluate_plays_orders_mode():
     result = evaluate.main(["--game", "volle_wolle", "--players", "3", "--agents", "random,greedy,random",
                             "--games", "6", "--mode", "orders", "--workers", "1", "--quiet"])
     seats = [tuple(record["agents"]) for record in result["records"]]
