@@ -1,9 +1,10 @@
 """RLlib (new API stack) PPO with action masking on a meadowzoo game.
 
-RLlib plays PettingZoo-style games through its ``MultiAgentEnv`` API, and its action-masking PPO
-module (``ActionMaskingTorchRLModule``) reads the observation under the key ``observations`` and a
-float mask under ``action_mask``; PettingZoo's key is ``observation`` with an int8 mask.
-meadowzoo ships the small wrapper that bridges the two:
+RLlib plays PettingZoo-style games through its ``MultiAgentEnv`` API, and an action-masking PPO
+module (RLlib's example one, or meadowzoo's :class:`~meadowzoo.training.rllib_module.MaskedPPOTorchRLModule`
+used here, the same idea on RLlib's supported PPO module) reads the observation under the key
+``observations`` and a float mask under ``action_mask``; PettingZoo's key is ``observation`` with
+an int8 mask. meadowzoo ships the small wrapper that bridges the two:
 :class:`meadowzoo.training.rllib_env.MeadowzooMultiAgentEnv` (``env_config``: ``game``, the env
 options, ``fixed_opponents`` and ``fixed_share``: here every seat but the learner's is played by
 ``--opponents``, so one RLlib module learns).
@@ -50,7 +51,8 @@ def build_config(args: argparse.Namespace):
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from meadowzoo.training.rllib_module import MaskedPPOTorchRLModule
 
     env_config = {"game": args.game, "num_players": args.players, "fixed_opponents": args.opponents,
                   "fixed_share": 1.0}
@@ -68,7 +70,7 @@ def build_config(args: argparse.Namespace):
                   lr=3e-4)
         .multi_agent(policies={MODULE}, policy_mapping_fn=lambda agent_id, episode, **kwargs: MODULE)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            MODULE: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)}))
+            MODULE: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model)}))
         .debugging(seed=args.seed)
     )
 

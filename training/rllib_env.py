@@ -14,7 +14,7 @@ plays every seat. Only the agents that RLlib plays appear in the episode.
 
 Observation of an RLlib agent: ``{"observations": the game's observation Box (float32,
 egocentric), "action_mask": Box(0, 1, (num_actions,), float32)}``. PettingZoo's key is
-``observation``; RLlib's action-masking module (``ActionMaskingTorchRLModule``) reads
+``observation``; the action-masking module (:mod:`meadowzoo.training.rllib_module`, as RLlib's example one) reads
 ``observations`` and a float mask, so the adapter renames the key and converts the int8 mask.
 Only the agent to move gets an observation (a turn-based game); its action is a ``Discrete``
 index. A masked (illegal) one is handled as ``illegal_action`` says, as in

@@ -17,7 +17,8 @@ Setup:
 * Heuristics are fixed opponents: with probability ``fixed_share`` an opponent seat is played by one
   of ``fixed_opponents`` (``random``, ``greedy``, ``strong``, ``mcts:N`` …) inside the env instead, so
   the learner keeps meeting the heuristic ladder while it improves against itself.
-* Every module is RLlib's action-masking PPO module (``ActionMaskingTorchRLModule``), an MLP with
+* Every module is :class:`~meadowzoo.training.rllib_module.MaskedPPOTorchRLModule` (RLlib's
+  default PPO module with the action mask applied to its logits), an MLP with
   separate policy and value towers (``fcnet_hiddens``, tanh, no head layers): the layout of
   sb3-contrib's ``MaskableActorCriticPolicy`` with ``net_arch={"pi": h, "vf": h}``, so the trained
   module is exported as a ``meadowzoo-policy-v1`` file (:mod:`meadowzoo.training.rllib_export`)
@@ -109,7 +110,8 @@ def build_config(game: str, env_options: dict | None = None, fixed_opponents: st
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from meadowzoo.training.rllib_module import MaskedPPOTorchRLModule
 
     if snapshots < 1 or snapshot_every < 1:
         raise ValueError(f"snapshots and snapshot_every must be at least 1, got {snapshots} and {snapshot_every}")
@@ -133,7 +135,7 @@ def build_config(game: str, env_options: dict | None = None, fixed_opponents: st
         .multi_agent(policies=modules, policy_mapping_fn=functools.partial(module_for, snapshots=snapshots),
                      policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model) for m in modules}))
+            m: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model) for m in modules}))
         .callbacks(functools.partial(SnapshotCallback, snapshots=snapshots, every=snapshot_every))
         .debugging(seed=seed)
     )

@@ -165,9 +165,10 @@ def test_the_learner_plays_main_and_opponents_play_snapshots():
 # ---- export ---------------------------------------------------------------------------------------
 def _module(env, vf_share_layers=False):
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    return ActionMaskingTorchRLModule(
+    from meadowzoo.training.rllib_module import MaskedPPOTorchRLModule
+
+    return MaskedPPOTorchRLModule(
         observation_space=env.observation_spaces[LEARNER], action_space=env.action_spaces[LEARNER],
         model_config=DefaultModelConfig(fcnet_hiddens=[16, 8], fcnet_activation="tanh", head_fcnet_hiddens=[],
                                         vf_share_layers=vf_share_layers))
