@@ -209,7 +209,7 @@ def report(result: dict) -> str:
 
 
 #: the trainer settings this command's flags override
-SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass")
+SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass", "matmul_dtype")
 
 
 def main(argv: list[str] | None = None) -> dict:

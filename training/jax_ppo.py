@@ -126,7 +126,7 @@ class SelfPlayPPO:
         self.devices = config.devices
         self.local_envs = config.num_envs // config.devices  # games per device (the config checks it divides)
         self.network = ActorCritic(int(env.observation_shape[0]), int(env.num_actions), config.hidden,
-                                   config.activation, config.conv, env.board_shape)
+                                   config.activation, config.conv, env.board_shape, config.matmul_dtype)
         self.optimizer = optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
                                      optax.adam(self._learning_rate(), eps=1e-5))
         self._init = jax.vmap(env.init)

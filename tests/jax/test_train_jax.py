@@ -132,13 +132,17 @@ def test_exported_network_matches_the_jax_forward_pass(trainer, three_updates, t
                            {"num_players": 2}, list(trainer.config.hidden), trainer.config.activation)
     policy = load_mlp_policy(path)
     observation, mask = runner.games.observation, runner.games.legal_action_mask
-    jax_logits = np.asarray(trainer.network.logits(runner.params["actor"], observation, mask))
-    jax_value = np.asarray(trainer.network.value(runner.params["critic"], observation))
+    # the file holds the float32 network; a trainer with bfloat16 products computes it more coarsely
+    network = trainer.network.with_matmul_dtype("float32")
+    jax_logits = np.asarray(network.logits(runner.params["actor"], observation, mask))
+    jax_value = np.asarray(network.value(runner.params["critic"], observation))
     logits, value = policy.forward(np.asarray(observation), np.asarray(mask))
     legal = np.asarray(mask)
     np.testing.assert_allclose(logits[legal], jax_logits[legal], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(value, jax_value, rtol=1e-4, atol=1e-5)
     assert np.all(logits[~legal] == jax_logits[~legal])
+    trained = np.asarray(trainer.network.logits(runner.params["actor"], observation, mask))
+    np.testing.assert_allclose(trained[legal], jax_logits[legal], atol=0.02)  # whatever the precision
 
 
 PLAY_WITHOUT_JAX = r"""
@@ -284,17 +288,18 @@ def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path)
     """Checkpoints written before the ``sampler`` setting existed drew with Gumbel noise: resuming
     one needs ``--sampler gumbel`` (then it continues exactly as a gumbel run), and today's default
     is refused as other settings rather than silently changing the draws. Settings added later
-    (``score_shaping``, ``conv``) are missing from such a checkpoint too and mean what it did: none."""
+    (``score_shaping``, ``conv``) are missing from such a checkpoint too and mean what it did: none;
+    ``matmul_dtype`` means float32, so its resume names it (today's ``auto`` may be bfloat16)."""
     import json
 
     from meadowzoo.training import train_jax
 
-    gumbel = CLI + ["--sampler", "gumbel"]
+    gumbel = CLI + ["--sampler", "gumbel", "--matmul-dtype", "float32"]
     whole = train_jax.main(gumbel + ["--timesteps", "512", "--out", str(tmp_path / "whole")])
     train_jax.main(gumbel + ["--timesteps", "256", "--out", str(tmp_path / "old")])
     for meta_file in (tmp_path / "old" / "checkpoints").glob("step_*/meta.json"):  # as written before the setting
         meta = json.loads(meta_file.read_text())
-        for later in ("sampler", "score_shaping", "conv", "opponents_in_first_pass"):  # and the later ones
+        for later in ("sampler", "score_shaping", "conv", "opponents_in_first_pass", "matmul_dtype"):  # and later ones
             del meta["run"]["config"][later]
         del meta["run"]["options"]  # recorded since session 22: an older checkpoint's are not compared
         meta_file.write_text(json.dumps(meta))
