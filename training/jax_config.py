@@ -21,7 +21,8 @@ from meadowzoo.envs.core.standing import TRUNCATION_SCORING  # noqa: F401  (re-e
 #: the trainer's samplers (:mod:`meadowzoo.training.jax_sampling`, which imports JAX; listed here so
 #: that settings and the command line check without it)
 SAMPLERS = ("inverse_cdf", "gumbel")
-#: the network's matrix-product precisions (:data:`meadowzoo.training.jax_network.MATMUL_DTYPES`)
+#: the network's matrix-product precisions (:mod:`meadowzoo.training.jax_network`; listed here so
+#: that settings and the command line check without JAX)
 MATMUL_DTYPES = ("float32", "bfloat16")
 #: CPU flags (Linux ``/proc/cpuinfo``) of bfloat16 matrix instructions, which make bfloat16
 #: products 2-3x faster than float32 ones (Intel AMX; AVX512-BF16 on Intel and AMD)
@@ -45,6 +46,8 @@ def resolve_matmul_dtype(setting: str) -> str:
     if setting != "auto":
         return setting
     return "bfloat16" if cpu_has_bfloat16_units() else "float32"
+
+
 #: settings that runs recorded before the setting existed had (a checkpoint's or training record's
 #: settings without the field mean this value, not today's default)
 LEGACY_SETTINGS = {"sampler": "gumbel", "score_shaping": 0.0, "conv": [], "opponents_in_first_pass": True,
@@ -61,7 +64,8 @@ class JaxTrainConfig:
     conv: tuple[int, ...] = ()
     # precision of the network's matrix products: "float32", or "bfloat16" (inputs rounded to
     # bfloat16, float32 sums; parameters, optimiser and all else float32; see jax_network), or
-    # "auto": bfloat16 where the CPU has bfloat16 matrix instructions, else float32. A config holds
+    # "auto": bfloat16 where the host CPU has bfloat16 matrix instructions, else float32 (it looks at
+    # the CPU only: on a GPU, name the precision). A config holds
     # the resolved value, so runs record what they computed with; runs recorded before the setting
     # existed computed in float32 (LEGACY_SETTINGS)
     matmul_dtype: str = "auto"

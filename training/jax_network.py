@@ -31,9 +31,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from meadowzoo.training.jax_config import MATMUL_DTYPES
+
 MASKED = -1e9  # logit of an illegal action (as agents.mlp_policy)
-#: the network's matrix-product precisions (see the module docstring)
-MATMUL_DTYPES = ("float32", "bfloat16")
 
 
 def row_major_transpose(a: jax.Array) -> jax.Array:

@@ -106,8 +106,9 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
                              "default) or jax.random.categorical (gumbel, as runs before session 14); same distribution")
     parser.add_argument("--matmul-dtype", choices=MATMUL_DTYPES + ("auto",),
                         help="precision of the network's matrix products: float32, or bfloat16 inputs with float32 sums "
-                             "(2-3x faster on CPUs with bfloat16 matrix instructions); default auto: bfloat16 on such "
-                             "a CPU, else float32 (runs before session 27: float32)")
+                             "(the products 2-3x faster, the trainer about 1.4x, on CPUs with bfloat16 matrix "
+                             "instructions); default auto: bfloat16 on such a CPU, else float32 (runs before session 27: "
+                             "float32)")
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")
