@@ -1,6 +1,6 @@
 # Session 27 (2026-12-06), this machine's two cores (Intel Xeon with AMX-BF16): the trainer's table with
 # bfloat16 products (the default, auto, on this CPU), then float32 and bfloat16 one after the other for
-# each game (JAX only, 25 updates each; figures in the README of docs/jax.md's "Mixed precision").
+# each game (JAX only, 25 updates each); figures in docs/jax.md, "Mixed precision".
 python -m benchmarks.jax_tables --trainer --json trainer_tables.json
 for g in hase_und_igel haste_bock volle_wolle; do for d in float32 bfloat16; do
   python -m benchmarks.train_speed --game $g --players 2 --cores 2 --jax-updates 25 --skip-sb3 --matmul-dtype $d --json ${g}_${d}.json
@@ -10,5 +10,12 @@ for seed in 0 1 2; do for d in float32 bfloat16; do
   python -m meadowzoo.training.train_jax --game volle_wolle --players 2 --timesteps 8000000 --seed $seed --devices 2 \
     --eval-every 2000000 --eval-games 100 --ladder greedy,strong --matmul-dtype $d --out runs/vw2_${d}_s$seed --quiet
   python -m meadowzoo.training.evaluate --game volle_wolle --players 2 --agents sampled:runs/vw2_${d}_s$seed/policy.npz,strong \
+    --games 400 --seed 0 --workers 2
+done; done
+# the same probe on Hase und Igel 2p, seeds 0-1
+for seed in 0 1; do for d in float32 bfloat16; do
+  python -m meadowzoo.training.train_jax --game hase_und_igel --players 2 --timesteps 8000000 --seed $seed --devices 2 \
+    --eval-every 4000000 --eval-games 100 --ladder greedy,strong --matmul-dtype $d --out runs/hui2_${d}_s$seed --quiet
+  python -m meadowzoo.training.evaluate --game hase_und_igel --players 2 --agents sampled:runs/hui2_${d}_s$seed/policy.npz,strong \
     --games 400 --seed 0 --workers 2
 done; done
