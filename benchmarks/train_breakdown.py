@@ -177,6 +177,7 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
             "num_minibatches": config.num_minibatches, "passes_per_step": config.passes_per_step,
             "opponents_in_first_pass": config.opponents_in_first_pass,
             "hidden": list(config.hidden), "observation_size": net.observation_size, "num_actions": net.num_actions,
+            "matmul_dtype": config.matmul_dtype,
             "seconds": {name: round(value, 7) for name, value in best.items()},
             "rest_seconds": round(best["update"] - network, 7),
             "learner_steps_per_second": round(steps / best["update"], 1),
@@ -188,7 +189,8 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
 def report(result: dict) -> str:
     s, update = result["seconds"], result["seconds"]["update"]
     lines = [f"{result['game']} {result['players']}p on {result['devices']} device(s): network {result['observation_size']} "
-             f"inputs, hidden {result['hidden']}, {result['num_actions']} actions; {result['update_epochs']} epochs × "
+             f"inputs, hidden {result['hidden']}, {result['num_actions']} actions, "
+             f"{result.get('matmul_dtype', 'float32')} products; {result['update_epochs']} epochs × "
              f"{result['num_minibatches']} minibatches; pass cap {result['passes_per_step']}"
              f"{'' if result.get('opponents_in_first_pass', True) else ' (first pass learners only)'}; "
              f"{result['learner_steps_per_update']:,.0f} learner steps an update"]

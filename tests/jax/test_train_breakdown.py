@@ -90,6 +90,8 @@ def test_breakdown_reports_the_parts_of_an_update():
                                                                      rel=1e-3)
     text = report(result)
     assert "network bound" in text and "PPO epochs" in text
+    assert f"{result['matmul_dtype']} products" in text  # the precision the figures were measured with
+    assert result["matmul_dtype"] in ("float32", "bfloat16")
 
 
 def test_trainer_table_puts_the_network_bound_next_to_sb3():
