@@ -19,3 +19,10 @@ for seed in 0 1; do for d in float32 bfloat16; do
   python -m meadowzoo.training.evaluate --game hase_und_igel --players 2 --agents sampled:runs/hui2_${d}_s$seed/policy.npz,strong \
     --games 400 --seed 0 --workers 2
 done; done
+# a longer budget: Volle Wolle 2p, 24M learner steps, seed 0, each precision
+for d in bfloat16 float32; do
+  python -m meadowzoo.training.train_jax --game volle_wolle --players 2 --timesteps 24000000 --seed 0 --devices 2 \
+    --eval-every 8000000 --eval-games 100 --ladder greedy,strong --matmul-dtype $d --out runs/vw2long_$d --quiet
+  python -m meadowzoo.training.evaluate --game volle_wolle --players 2 --agents sampled:runs/vw2long_$d/policy.npz,strong \
+    --games 400 --seed 0 --workers 2
+done
