@@ -107,7 +107,8 @@ def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
 def trainer_table(rows: list[dict], command: str) -> list[str]:
     lines = [f"`{command}` pinned to 2 cores, {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
              "run; load average before → after):", "",
-             "| game | compiled trainer learner steps/s | devices | passes per step | products | SB3 learner steps/s "
+             "| game | compiled trainer learner steps/s | devices | passes per step | products, loss gradient "
+             "| SB3 learner steps/s "
              "| ratio | network bound | bound ÷ SB3 | load |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -121,7 +122,8 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
             bound_cells = f"{bound:,.0f} | {bound / sb3:.1f}×"
         else:
             bound_cells = "– | –"
-        products = r["jax"].get("matmul_dtype", "float32")  # rows before the setting computed in float32
+        # rows recorded before a setting computed as its legacy value: float32, autodiff
+        products = f'{r["jax"].get("matmul_dtype", "float32")}, {r["jax"].get("loss_gradient", "autodiff")}'
         lines.append(f"| {title(r['game'])} | **{r['jax']['steps_per_second']:,.0f}** | {devices} | {passes} | "
                      f"{products} | {sb3:,.0f} | **{r['ratio']:.1f}×** | {bound_cells} | {r['load']} |")
     return lines

@@ -177,7 +177,7 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
             "num_minibatches": config.num_minibatches, "passes_per_step": config.passes_per_step,
             "opponents_in_first_pass": config.opponents_in_first_pass,
             "hidden": list(config.hidden), "observation_size": net.observation_size, "num_actions": net.num_actions,
-            "matmul_dtype": config.matmul_dtype,
+            "matmul_dtype": config.matmul_dtype, "loss_gradient": config.loss_gradient,
             "seconds": {name: round(value, 7) for name, value in best.items()},
             "rest_seconds": round(best["update"] - network, 7),
             "learner_steps_per_second": round(steps / best["update"], 1),
@@ -190,7 +190,8 @@ def report(result: dict) -> str:
     s, update = result["seconds"], result["seconds"]["update"]
     lines = [f"{result['game']} {result['players']}p on {result['devices']} device(s): network {result['observation_size']} "
              f"inputs, hidden {result['hidden']}, {result['num_actions']} actions, "
-             f"{result.get('matmul_dtype', 'float32')} products; {result['update_epochs']} epochs × "
+             f"{result.get('matmul_dtype', 'float32')} products, {result.get('loss_gradient', 'autodiff')} loss "
+             f"gradient; {result['update_epochs']} epochs × "
              f"{result['num_minibatches']} minibatches; pass cap {result['passes_per_step']}"
              f"{'' if result.get('opponents_in_first_pass', True) else ' (first pass learners only)'}; "
              f"{result['learner_steps_per_update']:,.0f} learner steps an update"]
@@ -211,7 +212,8 @@ def report(result: dict) -> str:
 
 
 #: the trainer settings this command's flags override
-SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass", "matmul_dtype")
+SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass", "matmul_dtype",
+            "loss_gradient")
 
 
 def main(argv: list[str] | None = None) -> dict:

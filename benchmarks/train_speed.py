@@ -44,6 +44,8 @@ SETTING_FLAGS = {
     "conv": dict(type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16"),
     "update_epochs": dict(type=int, help="override the game's PPO epochs"),
     "matmul_dtype": dict(choices=("float32", "bfloat16", "auto"), help="override the network's matrix-product precision"),
+    "loss_gradient": dict(choices=("fused", "autodiff"),
+                          help="override how the PPO loss's policy terms are differentiated"),
     "opponents_in_first_pass": dict(action=argparse.BooleanOptionalAction,
                                     help="override the game's pass schedule (training.train_jax's flag of the same name)"),
 }
@@ -119,7 +121,7 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
             "passes_per_step": config.passes_per_step, "opponents_in_first_pass": config.opponents_in_first_pass,
             "sampler": config.sampler,
             "hidden": list(config.hidden), "conv": list(config.conv), "matmul_dtype": config.matmul_dtype,
-            "backend": jax.default_backend(), "devices": str(jax.devices())}
+            "loss_gradient": config.loss_gradient, "backend": jax.default_backend(), "devices": str(jax.devices())}
 
 
 def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
@@ -147,7 +149,7 @@ def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
 
 
 #: the trainer settings this command's flags override
-SETTINGS = ("num_envs", "num_steps", "hidden", "conv", "opponents_in_first_pass", "matmul_dtype")
+SETTINGS = ("num_envs", "num_steps", "hidden", "conv", "opponents_in_first_pass", "matmul_dtype", "loss_gradient")
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -82,6 +82,7 @@ from flax import struct
 from meadowzoo.training import jax_population
 from meadowzoo.training.jax_config import JaxTrainConfig
 from meadowzoo.training.jax_network import ActorCritic
+from meadowzoo.training.jax_policy_terms import policy_terms
 from meadowzoo.training.jax_sampling import sample
 
 
@@ -383,8 +384,12 @@ class SelfPlayPPO:
         size = self.local_envs * cfg.num_steps
         per_batch = size // cfg.num_minibatches
 
-        def minibatch(state, batch):
+        def minibatch(state, rows):
             params, opt_state = state
+            # each minibatch gathers its own rows: the same batches as permuting the whole rollout
+            # first (bit for bit), but a minibatch's rows are still in cache when its products read
+            # them (gathering Haste Bock?'s 4096 x 1036 observations at once made its epochs 13% slower)
+            batch = jax.tree_util.tree_map(lambda x: x[rows], flat)
             grads, losses = jax.grad(self._loss, has_aux=True)(params, batch)
             if axis is not None:  # one step of the mean gradient: the same network on every device
                 grads = jax.lax.pmean(grads, axis)
@@ -395,9 +400,7 @@ class SelfPlayPPO:
 
         def epoch(state, epoch_key):
             order = jax.random.permutation(epoch_key, size)
-            batches = jax.tree_util.tree_map(
-                lambda x: x[order].reshape((cfg.num_minibatches, per_batch) + x.shape[1:]), flat)
-            return jax.lax.scan(minibatch, state, batches)
+            return jax.lax.scan(minibatch, state, order.reshape(cfg.num_minibatches, per_batch))
 
         state, losses = jax.lax.scan(epoch, (params, opt_state), jax.random.split(key, cfg.update_epochs))
         return state, losses
@@ -411,8 +414,7 @@ class SelfPlayPPO:
             return (x * weight).sum()
 
         logits = net.logits(params["actor"], observation, mask)
-        log_probs = jax.nn.log_softmax(logits)
-        log_prob = jnp.take_along_axis(log_probs, action[:, None], axis=1)[:, 0]
+        log_prob, entropy_each = policy_terms(logits, mask, action, cfg.loss_gradient)
         value = net.value(params["critic"], observation)
         clipped_value = old_value + jnp.clip(value - old_value, -cfg.clip_eps, cfg.clip_eps)
         value_loss = 0.5 * mean(jnp.maximum((value - targets) ** 2, (clipped_value - targets) ** 2))
@@ -421,7 +423,7 @@ class SelfPlayPPO:
         normalised = centred / (jnp.sqrt(mean(centred ** 2)) + 1e-8)
         policy_loss = -mean(jnp.minimum(ratio * normalised,
                                         jnp.clip(ratio, 1 - cfg.clip_eps, 1 + cfg.clip_eps) * normalised))
-        entropy = -mean(jnp.where(mask, jnp.exp(log_probs) * log_probs, 0.0).sum(-1))
+        entropy = mean(entropy_each)
         total = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
         approx_kl = mean((ratio - 1) - (log_prob - old_log_prob))
         return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy, "approx_kl": approx_kl}

@@ -44,14 +44,14 @@ from meadowzoo.training.arguments import (
     add_game_arguments, check_agents, check_game_arguments, check_writable, command_error, command_parser, layer_widths,
     non_negative_float, non_negative_int, positive_float, positive_int, stops_on_ctrl_c,
 )
-from meadowzoo.training.jax_config import MATMUL_DTYPES, SAMPLERS, TRUNCATION_SCORING, as_recorded, jax_config_for
+from meadowzoo.training.jax_config import LOSS_GRADIENTS, MATMUL_DTYPES, SAMPLERS, TRUNCATION_SCORING, as_recorded, jax_config_for
 
 DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
 OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
              "ent_coef", "gamma", "conv", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
              "truncation_scoring", "score_shaping", "passes_per_step", "opponents_in_first_pass", "sampler",
-             "matmul_dtype", "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
+             "matmul_dtype", "loss_gradient", "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
 #: the loop's own settings (evaluation, checkpoints): they may change between invocations of a run
 LOOP_FIELDS = ("eval_every", "eval_games", "ladder", "checkpoint_every", "eval_as")
 
@@ -109,6 +109,10 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
                              "(the products 2-3x faster, the trainer about 1.4x, on CPUs with bfloat16 matrix "
                              "instructions); default auto: bfloat16 on such a CPU, else float32 (runs before session 27: "
                              "float32)")
+    parser.add_argument("--loss-gradient", choices=LOSS_GRADIENTS,
+                        help="how the PPO loss's log-probability and entropy terms are differentiated: fused (a "
+                             "hand-written gradient, one pass over the logits; default) or autodiff (as runs before "
+                             "session 28); the same function, other rounding")
     parser.add_argument("--eval-every", type=positive_int, help="learner steps between ladder evaluations")
     parser.add_argument("--eval-games", type=positive_int, help="games per ladder opponent")
     parser.add_argument("--ladder", help="agents of the periodic evaluation, e.g. random,greedy,strong")

@@ -92,6 +92,7 @@ def test_breakdown_reports_the_parts_of_an_update():
     assert "network bound" in text and "PPO epochs" in text
     assert f"{result['matmul_dtype']} products" in text  # the precision the figures were measured with
     assert result["matmul_dtype"] in ("float32", "bfloat16")
+    assert f"{result['loss_gradient']} loss gradient" in text and result["loss_gradient"] == "fused"  # the default
 
 
 def test_trainer_table_puts_the_network_bound_next_to_sb3():
@@ -102,10 +103,11 @@ def test_trainer_table_puts_the_network_bound_next_to_sb3():
            "sb3": {"steps_per_second": 800.0}, "breakdown": {"network_bound_steps_per_second": 12000.0}}
     old = {key: value for key, value in row.items() if key != "breakdown"}  # a row recorded before the breakdown
     lines = trainer_table([row, old], "cmd")
-    # rows recorded before the matmul_dtype setting computed in float32
-    assert lines[-2] == "| Haste Bock? | **8,000** | 2 | 2 | float32 | 800 | **10.0×** | 12,000 | 15.0× | 1 → 1 |"
-    assert lines[-1] == "| Haste Bock? | **8,000** | 2 | 2 | float32 | 800 | **10.0×** | – | – | 1 → 1 |"
+    # rows recorded before the matmul_dtype and loss_gradient settings computed in float32, by autodiff
+    assert lines[-2] == "| Haste Bock? | **8,000** | 2 | 2 | float32, autodiff | 800 | **10.0×** | 12,000 | 15.0× | 1 → 1 |"
+    assert lines[-1] == "| Haste Bock? | **8,000** | 2 | 2 | float32, autodiff | 800 | **10.0×** | – | – | 1 → 1 |"
     assert lines[2].count("|") == lines[-1].count("|")
     # a game whose settings keep the first pass for learners says so next to its cap
-    first = {**row, "jax": {**row["jax"], "opponents_in_first_pass": False, "matmul_dtype": "bfloat16"}}
-    assert "| 2, learners first | bfloat16 | 800 |" in trainer_table([first], "cmd")[-1]
+    first = {**row, "jax": {**row["jax"], "opponents_in_first_pass": False, "matmul_dtype": "bfloat16",
+                            "loss_gradient": "fused"}}
+    assert "| 2, learners first | bfloat16, fused | 800 |" in trainer_table([first], "cmd")[-1]

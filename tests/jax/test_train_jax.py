@@ -289,17 +289,19 @@ def test_a_checkpoint_older_than_the_sampler_setting_resumes_as_gumbel(tmp_path)
     one needs ``--sampler gumbel`` (then it continues exactly as a gumbel run), and today's default
     is refused as other settings rather than silently changing the draws. Settings added later
     (``score_shaping``, ``conv``) are missing from such a checkpoint too and mean what it did: none;
-    ``matmul_dtype`` means float32, so its resume names it (today's ``auto`` may be bfloat16)."""
+    ``matmul_dtype`` means float32 and ``loss_gradient`` autodiff, so its resume names them (today's
+    defaults are ``auto``, which may be bfloat16, and fused)."""
     import json
 
     from meadowzoo.training import train_jax
 
-    gumbel = CLI + ["--sampler", "gumbel", "--matmul-dtype", "float32"]
+    gumbel = CLI + ["--sampler", "gumbel", "--matmul-dtype", "float32", "--loss-gradient", "autodiff"]
     whole = train_jax.main(gumbel + ["--timesteps", "512", "--out", str(tmp_path / "whole")])
     train_jax.main(gumbel + ["--timesteps", "256", "--out", str(tmp_path / "old")])
     for meta_file in (tmp_path / "old" / "checkpoints").glob("step_*/meta.json"):  # as written before the setting
         meta = json.loads(meta_file.read_text())
-        for later in ("sampler", "score_shaping", "conv", "opponents_in_first_pass", "matmul_dtype"):  # and later ones
+        for later in ("sampler", "score_shaping", "conv", "opponents_in_first_pass", "matmul_dtype",
+                      "loss_gradient"):  # and later ones
             del meta["run"]["config"][later]
         del meta["run"]["options"]  # recorded since session 22: an older checkpoint's are not compared
         meta_file.write_text(json.dumps(meta))

@@ -1,7 +1,10 @@
 # the benchmarks below measured float32 products (the only kind then); to measure as then on a
 # CPU with bfloat16 matrix instructions, give train_speed and train_breakdown --matmul-dtype float32
+# (and, since session 28, --loss-gradient autodiff)
 # --matmul-dtype float32: the trainer computed in float32 when this ran; since session 27 its default
 # (auto) is bfloat16 products on a CPU with bfloat16 matrix instructions (see agents/trained/README.md)
+# --loss-gradient autodiff: how the trainer differentiated its loss when this ran; since session 28 the
+# default is a hand-written gradient (fused): the same function, other rounding (see docs/jax.md)
 # Session 21 (2026-12-06), two cores of the shared vm, the repository root as working directory.
 # The trainer table, twice (README and docs/jax.md hold the second; the first is trainer_tables_1.*):
 python -m benchmarks.jax_tables --trainer --json trainer_tables_1.json
@@ -16,7 +19,7 @@ python results/trainer_speed/2026-12-06_session21/interleave.py hase_und_igel 4 
 python results/trainer_speed/2026-12-06_session21/interleave.py haste_bock 1 12 "[true,2];[false,2];[false,3]"
 # learning check, Hase und Igel 2p, 4M learner steps each, the new schedule then the old (hui_learn_*_evaluations.csv):
 for sched in --no-opponents-in-first-pass --opponents-in-first-pass; do
-  python -m meadowzoo.training.train_jax --game hase_und_igel --players 2 --matmul-dtype float32 --timesteps 4000000 --devices 2 --seed 0 \
+  python -m meadowzoo.training.train_jax --game hase_und_igel --players 2 --matmul-dtype float32 --loss-gradient autodiff --timesteps 4000000 --devices 2 --seed 0 \
     --ladder greedy --eval-every 2000000 --eval-games 50 --checkpoint-every 4000000 --quiet --fresh $sched --out runs/hui_learn$sched
 done
 # Haste Bock? at half the network width, then as configured, each with SB3 (hb_breakdown_hidden*.json):
