@@ -6,13 +6,13 @@ Two ways to the same function (the trainer's ``loss_gradient`` setting):
 
 * ``"autodiff"``: ``jax.nn.log_softmax`` and the entropy ``-Σ p log p`` over the legal actions,
   differentiated by JAX. What every run recorded before session 28 computed.
-* ``"fused"``: the forward pass keeps the softmax ``p`` and ``Σ p z`` (``z`` the logits), and a
-  hand-written gradient needs one elementwise pass over the logits:
+* ``"fused"``: the forward pass keeps the softmax ``p`` and ``Σ p s`` (``s = z - max z``: the
+  logits ``z`` shifted), and a hand-written gradient needs one elementwise pass over the logits:
 
   - ``log p[a] = z[a] - logsumexp(z)``, gradient ``onehot(a) - p``;
   - ``H = logsumexp(z) - Σ p z``, gradient ``-p (z - Σ p z)``;
 
-  both computed from the shifted logits ``z - max z``, as ``log_softmax`` does.
+  both computed from ``s`` (``z - Σ p z = s - Σ p s``), as ``log_softmax`` does.
 
   Autodiff's gradient of ``log_softmax`` and of the entropy runs several passes over the
   ``(batch, actions)`` logits, forward and backward; with Haste Bock?'s 996 actions they were about
