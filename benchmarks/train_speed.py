@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from meadowzoo.training.arguments import layer_widths
+from meadowzoo.training.jax_config import LOSS_GRADIENTS, MATMUL_DTYPES  # (no JAX: settings only)
 
 
 #: trainer settings that the timing commands (this one, :mod:`benchmarks.train_breakdown`) override
@@ -43,9 +44,8 @@ SETTING_FLAGS = {
     "hidden": dict(type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64"),
     "conv": dict(type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16"),
     "update_epochs": dict(type=int, help="override the game's PPO epochs"),
-    "matmul_dtype": dict(choices=("float32", "bfloat16", "auto"), help="override the network's matrix-product precision"),
-    "loss_gradient": dict(choices=("fused", "autodiff"),
-                          help="override how the PPO loss's policy terms are differentiated"),
+    "matmul_dtype": dict(choices=MATMUL_DTYPES + ("auto",), help="override the network's matrix-product precision"),
+    "loss_gradient": dict(choices=LOSS_GRADIENTS, help="override how the PPO loss's policy terms are differentiated"),
     "opponents_in_first_pass": dict(action=argparse.BooleanOptionalAction,
                                     help="override the game's pass schedule (training.train_jax's flag of the same name)"),
 }
