@@ -5,12 +5,14 @@ and the README's summary (needs the ``jax`` and ``train`` extras).
     python -m benchmarks.jax_tables                      # both tables (about 6 minutes on 2 cores)
     python -m benchmarks.jax_tables --engines            # only the engines' table
     python -m benchmarks.jax_tables --trainer --games volle_wolle
+    python -m benchmarks.jax_tables --engines --devices 2  # each batch split over two CPU devices
 
 Each engine row is one :mod:`benchmarks.jax_speed` run (``--batches 1024``: the engine, Pgx's
 connect four and ``raw_env`` measured in the same run, rounds interleaved, the best of each);
 each trainer row one :mod:`benchmarks.train_speed` run pinned to two cores, then the same
 trainer's :mod:`benchmarks.train_breakdown` (its *network bound*: the learner steps/s that the
-network's passes alone allow on these cores, engine and all else free). The machine is shared:
+network's passes alone allow on these cores, engine and all else free). Both tables' headers name the
+CPU (:mod:`benchmarks.machine`), whose vector and bfloat16 units move every ratio. The machine is shared:
 read the ratios, which are measured under the same load; the load average is printed with them.
 Targets (issues #17–#19): at batch 1024 on two CPU cores ≥ 20× ``raw_env`` and ≥ 0.2× connect
 four; the trainer ≥ 20,000 learner steps/s and ≥ 50× the SB3 path.
@@ -26,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from benchmarks.machine import describe_cpu
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "jax.md"
@@ -60,7 +64,7 @@ def load() -> str:
     return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def engine_rows(games, players, seconds: float, rounds: int) -> list[dict]:
+def engine_rows(games, players, seconds: float, rounds: int, devices: int = 1) -> list[dict]:
     from benchmarks import jax_speed
 
     rows = []
@@ -68,16 +72,22 @@ def engine_rows(games, players, seconds: float, rounds: int) -> list[dict]:
         for count in players:
             before = load()
             result = jax_speed.main(["--game", game, "--players", str(count), "--batches", "1024",
-                                     "--seconds", str(seconds), "--rounds", str(rounds)])
+                                     "--seconds", str(seconds), "--rounds", str(rounds), "--devices", str(devices)])
             row = result["rows"][0]
             rows.append({"game": game, "players": count, "raw_env": result["raw_env_steps"], "load": f"{before} → {load()}",
                          **row})
     return rows
 
 
+def program_shape(devices: int) -> str:
+    return "one program" if devices == 1 else f"the batch split over {devices} CPU devices"
+
+
 def engine_table(rows: list[dict], command: str) -> list[str]:
-    lines = [f"`{command}` on {os.cpu_count()} CPU cores, {time.strftime('%Y-%m-%d %H:%M')} "
-             "(batch 1024, one program; each line one run, load average before → after):", "",
+    # rows recorded before the device split existed ran as one program
+    shapes = sorted({program_shape(r.get("devices", 1)) for r in rows})
+    lines = [f"`{command}` on {os.cpu_count()} CPU cores ({describe_cpu()}), {time.strftime('%Y-%m-%d %H:%M')} "
+             f"(batch 1024, {' or '.join(shapes)}; each line one run, load average before → after):", "",
              "| game | players | JAX steps/s | compile s | raw_env steps/s | × raw_env | connect four steps/s "
              "| × connect four | load |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -105,7 +115,7 @@ def trainer_rows(games, jax_updates: int, sb3_steps: int) -> list[dict]:
 
 
 def trainer_table(rows: list[dict], command: str) -> list[str]:
-    lines = [f"`{command}` pinned to 2 cores, {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
+    lines = [f"`{command}` pinned to 2 cores ({describe_cpu()}), {time.strftime('%Y-%m-%d %H:%M')} (2 players; each line one "
              "run; load average before → after):", "",
              "| game | compiled trainer learner steps/s | devices | passes per step | products, loss gradient "
              "| SB3 learner steps/s "
@@ -137,6 +147,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine round")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--devices", type=int, default=1,
+                        help="CPU devices each engine batch is split over (benchmarks.jax_speed; default 1: one program)")
     parser.add_argument("--jax-updates", type=int, default=6)
     parser.add_argument("--sb3-steps", type=int, default=8192)
     parser.add_argument("--json", help="also write the rows to this file")
@@ -147,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     command = "python -m benchmarks.jax_tables" + (" " + " ".join(argv) if argv else "")
     out: dict = {}
     if args.engines or both:
-        out["engines"] = rows = engine_rows(args.games, args.players, args.seconds, args.rounds)
+        out["engines"] = rows = engine_rows(args.games, args.players, args.seconds, args.rounds, args.devices)
         table = engine_table(rows, command)
         print("\n".join(table))
         if not args.no_write:

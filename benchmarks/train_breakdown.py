@@ -39,6 +39,7 @@ import sys
 import time
 import types
 
+from benchmarks.machine import cpu_info, describe_cpu
 from benchmarks.train_speed import add_setting_flags, finish, pin_with_devices, setting_overrides
 
 
@@ -240,6 +241,8 @@ def main(argv: list[str] | None = None) -> dict:
         result["sb3"] = sb3_speed(args.game, args.players, args.sb3_steps, 2)
     result["load_before"] = [round(x, 2) for x in load_before]
     result["cores"] = cores
+    result["cpu"] = cpu_info()
+    print(f"CPU: {describe_cpu(result['cpu'])}")
     print(report(result))
     return finish(result, cores, args.json)
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.machine import cpu_info, describe_cpu
 from meadowzoo.training.arguments import layer_widths
 from meadowzoo.training.jax_config import LOSS_GRADIENTS, MATMUL_DTYPES  # (no JAX: settings only)
 
@@ -169,7 +169,8 @@ def main(argv: list[str] | None = None) -> dict:
     load_before = os.getloadavg()
     overrides = setting_overrides(args, SETTINGS, devices)
     result = {"game": args.game, "players": args.players, "cores": cores, "cpu_count": os.cpu_count(),
-              "machine": platform.processor() or platform.machine(), "load_before": [round(x, 2) for x in load_before]}
+              "cpu": cpu_info(), "load_before": [round(x, 2) for x in load_before]}
+    print(f"CPU: {describe_cpu(result['cpu'])}", flush=True)
     result["jax"] = jax_speed(args.game, args.players, args.jax_updates, overrides)
     print(f"JAX trainer: {result['jax']['steps_per_second']:,.0f} learner steps/s "
           f"({result['jax']['learner_steps']} steps in {result['jax']['seconds']} s; compile "

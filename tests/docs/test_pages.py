@@ -99,6 +99,10 @@ def test_jax_tables_are_written_between_their_markers(tmp_path):
            "x_raw_env": 20.0, "connect_four_steps": 2_800_000.0, "x_connect_four": 0.5, "load": "1.0 → 1.2"}
     lines = jax_tables.engine_table([row], "python -m benchmarks.jax_tables")
     assert "| Volle Wolle | 4 | 1,400,000 | 7.7 | 70,000 | **20.0** | 2,800,000 | **0.50** | 1.0 → 1.2 |" in lines
+    # the header names the CPU and the program's shape (a row without a device count ran as one program)
+    assert f"({jax_tables.describe_cpu()})" in lines[0] and "batch 1024, one program;" in lines[0]
+    split = jax_tables.engine_table([{**row, "devices": 2}], "python -m benchmarks.jax_tables --devices 2")
+    assert "batch 1024, the batch split over 2 CPU devices;" in split[0] and "one program" not in split[0]
     page = tmp_path / "page.md"
     page.write_text("intro\n<!-- jax-speed:start -->\nold\n<!-- jax-speed:end -->\noutro\n")
     jax_tables.replace_between(page, "jax-speed", lines)

@@ -1,0 +1,47 @@
+"""Which CPU a benchmark ran on, for its record and its table's header.
+
+Speed figures and, above all, ratios between JAX and PyTorch paths depend on the CPU's vector and
+matrix units: the compiled trainer's ``matmul_dtype="auto"`` computes in bfloat16 only where the CPU
+has bfloat16 matrix instructions (Intel AMX, AVX512-BF16), and float32 products run on AVX-512 or
+AVX2. The same command gave Haste Bock?'s trainer 42.6× SB3 on an Intel CPU with AMX (session 28)
+and 18× on an AMD EPYC with AVX2 only (session 29), so every record says which it was.
+"""
+
+from __future__ import annotations
+
+import os
+
+from meadowzoo.training.jax_config import BFLOAT16_CPU_FLAGS
+
+#: the widest vector instruction set a CPU reports, widest first (Linux /proc/cpuinfo flags)
+VECTOR_FLAGS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"))
+
+
+def cpu_info(cpuinfo: str = "/proc/cpuinfo") -> dict:
+    """The CPU's model name, its widest vector instruction set, whether it has bfloat16 matrix
+    instructions, and the core count; ``"unknown"`` fields where ``cpuinfo`` cannot be read (off Linux)."""
+    model, flags = "unknown", None
+    try:
+        with open(cpuinfo) as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model == "unknown":
+                    model = value.strip()
+                elif key.strip() == "flags" and flags is None:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    if flags is None:
+        vector, bfloat16 = "unknown", None
+    else:
+        vector = next((name for flag, name in VECTOR_FLAGS if flag in flags), "none of " +
+                      ", ".join(name for _, name in VECTOR_FLAGS))
+        bfloat16 = any(flag in flags for flag in BFLOAT16_CPU_FLAGS)
+    return {"model": model, "vector": vector, "bfloat16_units": bfloat16, "cpu_count": os.cpu_count()}
+
+
+def describe_cpu(info: dict | None = None) -> str:
+    """A few words for a table's header, e.g. ``"AMD EPYC: AVX2, no bfloat16 matrix units"``."""
+    info = cpu_info() if info is None else info
+    units = {True: "bfloat16 matrix units", False: "no bfloat16 matrix units", None: "bfloat16 units unknown"}
+    return f"{info['model']}: {info['vector']}, {units[info['bfloat16_units']]}"
