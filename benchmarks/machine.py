@@ -4,7 +4,7 @@ Speed figures and, above all, ratios between JAX and PyTorch paths depend on the
 matrix units: the compiled trainer's ``matmul_dtype="auto"`` computes in bfloat16 only where the CPU
 has bfloat16 matrix instructions (Intel AMX, AVX512-BF16), and float32 products run on AVX-512 or
 AVX2. The same command gave Haste Bock?'s trainer 42.6× SB3 on an Intel CPU with AMX (session 28)
-and 18× on an AMD EPYC with AVX2 only (session 29), so every record says which it was.
+and 18–20× on an AMD EPYC with AVX2 only (session 29), so every record says which it was.
 """
 
 from __future__ import annotations
