@@ -9,35 +9,23 @@ and 18–20× on an AMD EPYC with AVX2 only (session 29), so every record says w
 
 from __future__ import annotations
 
-import os
-
-from meadowzoo.training.jax_config import BFLOAT16_CPU_FLAGS
+from meadowzoo.training.jax_config import BFLOAT16_CPU_FLAGS, cpu_flags
 
 #: the widest vector instruction set a CPU reports, widest first (Linux /proc/cpuinfo flags)
 VECTOR_FLAGS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"))
 
 
 def cpu_info(cpuinfo: str = "/proc/cpuinfo") -> dict:
-    """The CPU's model name, its widest vector instruction set, whether it has bfloat16 matrix
-    instructions, and the core count; ``"unknown"`` fields where ``cpuinfo`` cannot be read (off Linux)."""
-    model, flags = "unknown", None
-    try:
-        with open(cpuinfo) as handle:
-            for line in handle:
-                key, _, value = line.partition(":")
-                if key.strip() == "model name" and model == "unknown":
-                    model = value.strip()
-                elif key.strip() == "flags" and flags is None:
-                    flags = set(value.split())
-    except OSError:
-        pass
+    """The CPU's model name, its widest vector instruction set and whether it has bfloat16 matrix
+    instructions; ``"unknown"`` (None for the units) where ``cpuinfo`` cannot be read (off Linux)."""
+    flags = cpu_flags(cpuinfo)
     if flags is None:
-        vector, bfloat16 = "unknown", None
-    else:
-        vector = next((name for flag, name in VECTOR_FLAGS if flag in flags), "none of " +
-                      ", ".join(name for _, name in VECTOR_FLAGS))
-        bfloat16 = any(flag in flags for flag in BFLOAT16_CPU_FLAGS)
-    return {"model": model, "vector": vector, "bfloat16_units": bfloat16, "cpu_count": os.cpu_count()}
+        return {"model": "unknown", "vector": "unknown", "bfloat16_units": None}
+    with open(cpuinfo) as handle:
+        model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "unknown")
+    vector = next((name for flag, name in VECTOR_FLAGS if flag in flags),
+                  "none of " + ", ".join(name for _, name in VECTOR_FLAGS))
+    return {"model": model, "vector": vector, "bfloat16_units": any(flag in flags for flag in BFLOAT16_CPU_FLAGS)}
 
 
 def describe_cpu(info: dict | None = None) -> str:

@@ -2,7 +2,6 @@
 
 import os
 import shutil
-import sys
 import tempfile
 
 import pytest
@@ -24,9 +23,9 @@ def pytest_configure(config):
     if os.environ.get("JAX_COMPILATION_CACHE_DIR"):  # the user's, or the run's (made by the parent)
         return
     _jax_cache_made_here = tempfile.mkdtemp(prefix="meadowzoo-jax-cache-")
+    # JAX reads the variable when it is imported, which no test module has done yet
+    # (tests/jax/test_compilation_cache.py checks that JAX uses the folder)
     os.environ["JAX_COMPILATION_CACHE_DIR"] = _jax_cache_made_here
-    if "jax" in sys.modules:  # imported by a plugin before this hook: it read its settings already
-        sys.modules["jax"].config.update("jax_compilation_cache_dir", _jax_cache_made_here)
 
 
 def pytest_unconfigure(config):

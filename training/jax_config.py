@@ -32,15 +32,19 @@ BFLOAT16_CPU_FLAGS = ("amx_bf16", "avx512_bf16")
 LOSS_GRADIENTS = ("fused", "autodiff")
 
 
+def cpu_flags(cpuinfo: str = "/proc/cpuinfo") -> set[str] | None:
+    """The first CPU's flags in ``cpuinfo`` (Linux), or None where it cannot be read (off Linux)."""
+    try:
+        with open(cpuinfo) as handle:
+            return next((set(line.split(":", 1)[1].split()) for line in handle if line.startswith("flags")), set())
+    except OSError:
+        return None
+
+
 def cpu_has_bfloat16_units(cpuinfo: str = "/proc/cpuinfo") -> bool:
     """Whether this machine's CPU reports bfloat16 matrix instructions (False where it cannot be
     read, e.g. off Linux)."""
-    try:
-        with open(cpuinfo) as handle:
-            flags = next((line.split(":", 1)[1].split() for line in handle if line.startswith("flags")), [])
-    except OSError:
-        return False
-    return any(flag in flags for flag in BFLOAT16_CPU_FLAGS)
+    return any(flag in (cpu_flags(cpuinfo) or ()) for flag in BFLOAT16_CPU_FLAGS)
 
 
 def resolve_matmul_dtype(setting: str) -> str:
