@@ -64,3 +64,37 @@ def test_kernel_profile_counts_the_kernels_of_a_step():
     assert result["launches_per_step"] > 10  # a step of a real game is many kernels, not one
     assert result["kernel_us_per_step"] == pytest.approx(sum(result["by_kind"].values()))
     assert all(kind == kernel_kind(kind) for kind in result["by_kind"])
+    # the same kernels grouped by the JAX operation they came from
+    assert result["launches_per_step"] == pytest.approx(sum(result["launches_by_kind"].values()))
+    assert result["launches_per_step"] == pytest.approx(sum(result["launches_by_op"].values()))
+    assert result["kernel_us_per_step"] == pytest.approx(sum(result["by_op"].values()))
+    assert any("select_n" in op for op in result["by_op"])  # the engine's jnp.where, named
+
+
+def test_kernels_are_grouped_by_the_jax_operation_they_came_from():
+    """op_names reads compiled HLO text: an instruction's own op_name (without the program's
+    jit(...)), else the op_name inside the computation a fusion calls; a copy with none is one XLA
+    inserted; tuple-shaped instructions count too."""
+    from benchmarks.jax_kernels import INSERTED_COPY, NO_OP_NAME, op_names
+
+    text = """
+%fused_computation.7 (param_0.1: s32[8]) -> s32[8] {
+  %param_0.1 = s32[8]{0} parameter(0)
+  ROOT %add.3 = s32[8]{0} add(%param_0.1, %param_0.1), metadata={op_name="jit(step)/vmap()/add" stack_frame_id=4}
+}
+
+ENTRY %main.9 (p: s32[8]) -> (s32[8], s32[8]) {
+  %p = s32[8]{0} parameter(0)
+  %copy.2 = s32[8]{0} copy(%p)
+  %copy.5 = s32[8]{0} copy(%p), metadata={op_name="jit(step)/transpose"}
+  %add_fusion = s32[8]{0} fusion(%copy.2), kind=kLoop, calls=%fused_computation.7
+  %select_fusion.1 = s32[8]{0} fusion(%p), kind=kLoop, calls=%fused_computation.7, metadata={op_name="jit(step)/vmap()/select_n"}
+  %sort.4 = (s32[8]{0}, s32[8]{0}) sort(%p, %p), dimensions={0}
+  ROOT %tuple.1 = (s32[8]{0}, s32[8]{0}) tuple(%add_fusion, %select_fusion.1)
+}
+"""
+    names = op_names(text)
+    assert names["add_fusion"] == "vmap()/add"  # from the computation it calls
+    assert names["select_fusion.1"] == "vmap()/select_n"  # its own
+    assert names["copy.2"] == INSERTED_COPY and names["copy.5"] == "transpose"
+    assert names["sort.4"] == NO_OP_NAME and names["p"] == NO_OP_NAME
