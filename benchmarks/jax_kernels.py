@@ -16,8 +16,9 @@ the times include the profiler's overhead, so read them as shares, and take spee
 ``--by-op`` groups the same kernels by the JAX operation each one was compiled from (the
 ``op_name`` XLA keeps in the compiled program's metadata, e.g. ``vmap()/while/body/select_n``), and
 counts apart the copies XLA inserts itself (no ``op_name``: a loop-carried value still read after
-the loop body has written its new value is copied first). Session 30 found that these copies are
-about 300 of Volle Wolle 2p's ~1,080 launches per step.
+the loop body has written its new value is copied first). Session 30 found that these copies were
+about 300 of Volle Wolle 2p's ~1,080 launches per step (before its resolve loop was reordered to
+need two passes a step instead of three; docs/jax.md, "Session 30").
 """
 
 from __future__ import annotations
