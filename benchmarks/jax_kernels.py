@@ -16,9 +16,9 @@ the times include the profiler's overhead, so read them as shares, and take spee
 ``--by-op`` groups the same kernels by the JAX operation each one was compiled from (the
 ``op_name`` XLA keeps in the compiled program's metadata, e.g. ``vmap()/while/body/select_n``), and
 counts apart the copies XLA inserts itself (no ``op_name``: a loop-carried value still read after
-the loop body has written its new value is copied first). Session 30 found that these copies were
-about 300 of Volle Wolle 2p's ~1,080 launches per step (before its resolve loop was reordered to
-need two passes a step instead of three; docs/jax.md, "Session 30").
+the loop body has written its new value is copied first). In session 30 these copies were about
+300 of Volle Wolle 2p's ~730 launches per step (~1,080 before its resolve loop was reordered to need
+two passes a step instead of three; docs/jax.md, "Session 30").
 """
 
 from __future__ import annotations
@@ -70,11 +70,12 @@ def op_names(hlo_text: str) -> dict[str, str]:
             continue
         name, opcode = instruction.groups()
         op_name = _OP_NAME.search(line)
-        own[name] = op_name.group(1) if op_name else None
-        if op_name and computation is not None:
-            first_in.setdefault(computation, op_name.group(1))
-        if opcode == "copy" and not op_name:
-            own[name] = INSERTED_COPY
+        if op_name:
+            own[name] = op_name.group(1)
+            if computation is not None:
+                first_in.setdefault(computation, op_name.group(1))
+        else:
+            own[name] = INSERTED_COPY if opcode == "copy" else None
         called = _CALLS.search(line)
         if called:
             calls[name] = called.group(1)
@@ -92,9 +93,9 @@ def profile(env, batch: int, unroll: int, calls: int) -> dict:
     from benchmarks.jax_speed import rollout_program
 
     states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), batch))
-    run = rollout_program(env, batch, unroll)
+    run = rollout_program(env, batch, unroll).lower(states, jax.random.PRNGKey(1)).compile()  # compiled once
+    origin = op_names(run.as_text())
     carry = jax.block_until_ready(run(states, jax.random.PRNGKey(1)))
-    origin = op_names(run.lower(states, jax.random.PRNGKey(1)).compile().as_text())
     with tempfile.TemporaryDirectory() as directory:
         with jax.profiler.trace(directory, create_perfetto_trace=True):
             for _ in range(calls):

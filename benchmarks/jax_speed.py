@@ -81,10 +81,12 @@ def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     return (block * 32 + kth_set_bit(word, rest)).astype(jnp.int32)
 
 
-def rollout_program(env, batch: int, unroll: int):
-    """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch."""
+def rollout_program(env, batch: int, unroll: int, step=None):
+    """``run(states, key) -> (states, key)``: ``unroll`` random-play steps of the whole batch.
+    ``step(state, action, key)`` is one game's step, by default Pgx's ``auto_reset`` of the env's
+    (another one lets an experiment time a variant in the same program shape)."""
     from pgx.experimental import auto_reset  # importing pgx starts JAX's backend: not before main() chose the devices
-    step = jax.vmap(auto_reset(env.step, env.init))
+    step = jax.vmap(step or auto_reset(env.step, env.init))
 
     def one(_, carry):
         states, key = carry

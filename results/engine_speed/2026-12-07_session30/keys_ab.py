@@ -1,4 +1,5 @@
-import sys, time
+import sys, os, time; sys.path.insert(0, os.path.dirname(__file__))
+from ab import time_programs, report
 import jax, jax.numpy as jnp, numpy as np
 import meadowzoo.jax as mjax
 from benchmarks.jax_speed import rollout_program, kth_set_bit
@@ -46,12 +47,4 @@ for name, env in {"vw": mjax.make(game, num_players=n), "c4": pgx.make("connect_
     p0 = rollout_program(env, batch, unroll); c0 = jax.block_until_ready(p0(states, jax.random.PRNGKey(1)))
     p1 = counter_program(env); c1 = jax.block_until_ready(p1(states, jnp.uint32(7)))
     runs[name + "_threefry"] = [p0, c0]; runs[name + "_counter"] = [p1, c1]
-best = {}
-for r in range(3):
-    for k, (p, c) in runs.items():
-        t = time.perf_counter(); calls = 0
-        while time.perf_counter() - t < 2:
-            c = jax.block_until_ready(p(*c)); calls += 1
-        runs[k][1] = c
-        best[k] = max(best.get(k, 0), calls * unroll * batch / (time.perf_counter() - t))
-for k, v in best.items(): print(f"{k:24s} {v:12,.0f} steps/s  {1e9/v:8.0f} ns/step")
+report(*time_programs(runs, batch, unroll, seconds=2, rounds=3))
