@@ -335,3 +335,17 @@ def test_max_turns_truncates_as_the_pettingzoo_env_does():
     assert bool(state.truncated) and not bool(state.terminated)
     assert not np.any(np.asarray(state.legal_action_mask)) and not np.any(np.asarray(state.rewards))
     assert env.to_game_dict(state) == {k: v for k, v in reference.game.to_dict().items() if k != "rng"}
+
+
+def test_ray_bits_equal_the_pair_table_on_random_flocks_hb13_hb14():
+    """HB-13, HB-14 (rams and leaps along the eight rays): the engine's per-pair bit arithmetic
+    gives, for every sheep and direction, the occupied squares on its ray exactly as the
+    square-pair table ``RAY_BITS`` (built from the board's rays) sums them, on 20,000 random flocks."""
+    from meadowzoo.envs.haste_bock import jax_tables as T
+
+    rng = np.random.default_rng(31)
+    flocks = np.stack([rng.choice(D.SQUARES, D.NUM_SHEEP, replace=False) for _ in range(20_000)]).astype(np.int32)
+    bits = np.asarray(jax.jit(jax.vmap(HasteBockJax._ray_bits))(flocks))
+    expected = np.stack([T.RAY_BITS[flocks[:, k, None] * D.SQUARES + flocks].sum(1) for k in range(D.NUM_SHEEP)], axis=1)
+    assert bits.shape == (20_000, D.NUM_SHEEP, 8)
+    np.testing.assert_array_equal(bits, expected)
