@@ -28,7 +28,9 @@ class ObsInt(E.VolleWolleJax):
                                           g.black_only.astype(I32)]), 0),
             jnp.stack([g.supply, g.pile_len, g.round]),
         ]).astype(I32)
-        display = jnp.asarray(t.card_features.astype(np.int32))[jnp.where(g.display >= 0, g.display, E.NUM_CARDS)].reshape(-1)
+        features = jnp.asarray(t.card_features.astype(np.int32))
+        slots = jnp.where(g.display >= 0, g.display, E.NUM_CARDS)
+        display = jnp.concatenate([features[slots[s]] for s in range(n + 1)])
         rows = jnp.concatenate([self._bid_int(g, player_id), self._card_int(g)], axis=1)
         rows = jnp.roll(rows, -player_id, axis=0).reshape(-1)
         return jnp.concatenate([head, display, g.pile_types, rows]).astype(jnp.float32)
