@@ -270,6 +270,73 @@ def unbatch(tree: Any, index: int) -> Any:
     return jax.tree_util.tree_map(lambda leaf: leaf[index], tree)
 
 
+class SparseObservation:
+    """A float32 observation vector written as a constant base plus the few entries a state sets.
+
+    The engines' observations are mostly one-hot blocks (squares, phases, pending decisions …),
+    so nearly all of their hundreds of entries are zero. Computed block by block and concatenated
+    they cost a kernel per block and a copy of the whole vector under ``vmap`` on the CPU; here
+    the blocks are appended in order, each one-hot block as one index (dropped when ``value`` is
+    outside ``0 .. width-1``, which leaves the block all zero), each dense block as its indices and
+    values, and :meth:`build` scatters them, in one operation, into the constant base (zeros, and
+    the constant blocks of :meth:`constant`). Haste Bock?'s step ran ×1.14 faster this way than
+    with comparisons and a concatenate (session 32). The result equals the concatenation of the
+    same blocks exactly: every entry is written at most once, with the same float32 value."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self._base: list[np.ndarray] = []
+        self._indices: list[jax.Array] = []
+        self._values: list[jax.Array] = []
+
+    def _block(self, width: int) -> int:
+        start = self.size
+        self.size += width
+        self._base.append(np.zeros(width, np.float32))
+        return start
+
+    def one_hot(self, value: jax.Array, width: int) -> None:
+        """``width`` entries, 1 at ``value`` (none where ``value`` is out of range, e.g. −1)."""
+        start = self._block(width)
+        value = jnp.asarray(value, jnp.int32)
+        self._indices.append(jnp.where((value >= 0) & (value < width), start + value, -1).reshape(-1))
+        self._values.append(jnp.ones(self._indices[-1].shape, jnp.float32))
+
+    def one_hots(self, values: jax.Array, width: int) -> None:
+        """One one-hot block of ``width`` entries for each of ``values`` (1-D), in order."""
+        values = jnp.asarray(values, jnp.int32)
+        start = self._block(width * values.shape[0])
+        at = start + width * jnp.arange(values.shape[0], dtype=jnp.int32) + values
+        self._indices.append(jnp.where((values >= 0) & (values < width), at, -1))
+        self._values.append(jnp.ones(values.shape, jnp.float32))
+
+    def flag(self, on: jax.Array) -> None:
+        """One entry, 1.0 where ``on``."""
+        self.one_hot(jnp.where(on, 0, -1), 1)
+
+    def dense(self, values: jax.Array, width: int | None = None) -> None:
+        """The entries ``values`` (flattened, converted to float32), then zeros up to ``width``."""
+        values = jnp.asarray(values).reshape(-1)
+        start = self._block(values.shape[0] if width is None else width)
+        self._indices.append(start + jnp.arange(values.shape[0], dtype=jnp.int32))
+        self._values.append(values.astype(jnp.float32))
+
+    def constant(self, values: np.ndarray) -> None:
+        """Entries that are the same in every state (part of the base: no write)."""
+        values = np.asarray(values, np.float32).reshape(-1)
+        self._block(values.shape[0])
+        self._base[-1] = values
+
+    def build(self) -> jax.Array:
+        """float32 (size,): the base with every appended entry written."""
+        base = jnp.asarray(np.concatenate(self._base) if self._base else np.zeros(0, np.float32))
+        if not self._indices:
+            return base
+        indices = jnp.concatenate(self._indices)
+        indices = jnp.where(indices < 0, self.size, indices)  # out of range: dropped
+        return base.at[indices].set(jnp.concatenate(self._values), mode="drop", unique_indices=True)
+
+
 # ---- the engine base --------------------------------------------------------------------------------
 class MeadowJaxEnv(pgx.core.Env):
     """Base class of the meadowzoo JAX engines (see the module docstring for what to implement)."""

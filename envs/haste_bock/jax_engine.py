@@ -125,7 +125,9 @@ import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
-from meadowzoo.envs.core.jax_core import MeadowJaxEnv, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int
+from meadowzoo.envs.core.jax_core import (
+    MeadowJaxEnv, SparseObservation, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int,
+)
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
 from meadowzoo.envs.haste_bock import jax_tables as T
@@ -373,7 +375,7 @@ class HasteBockJax(MeadowJaxEnv):
 
     def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
         """float32 (1036,): the PettingZoo env's observation of seat ``player_id`` (see env.py).
-        Built from one-hot comparisons and concatenated (no scatter: cheaper under ``vmap``)."""
+        Written as zeros plus its few nonzero entries (:class:`SparseObservation`)."""
         return self._observation(state, player_id)
 
     # ---- legal moves -----------------------------------------------------------------------------
@@ -439,8 +441,10 @@ class HasteBockJax(MeadowJaxEnv):
         grid = occ[: D.SQUARES].reshape(D.SIZE, D.SIZE)
         idx = jnp.arange(D.SIZE)
         rows, cols = jnp.any(grid, axis=1), jnp.any(grid, axis=0)
-        top, bottom = jnp.argmax(rows), D.SIZE - 1 - jnp.argmax(rows[::-1])
-        left, right = jnp.argmax(cols), D.SIZE - 1 - jnp.argmax(cols[::-1])
+        # first and last occupied row / column as plain min / max reductions: an argmax is a
+        # variadic reduce, which XLA's CPU compiler runs many times slower (session 32)
+        top, bottom = jnp.min(jnp.where(rows, idx, D.SIZE)), jnp.max(jnp.where(rows, idx, -1))
+        left, right = jnp.min(jnp.where(cols, idx, D.SIZE)), jnp.max(jnp.where(cols, idx, -1))
         north = jnp.any(grid[1:] & ~grid[:-1] & (idx[1:] > top)[:, None])
         south = jnp.any(grid[:-1] & ~grid[1:] & (idx[:-1] < bottom)[:, None])
         east = jnp.any(grid[:, :-1] & ~grid[:, 1:] & (idx[:-1] < right)[None, :])
@@ -642,7 +646,8 @@ class HasteBockJax(MeadowJaxEnv):
         candidates = (player + jnp.arange(1, n + 1)) % n
         has_cards = jnp.sum(state.hands, axis=1)[candidates] > 0
         nobody = ~jnp.any(has_cards)
-        player = jnp.where(next_turn & ~nobody, candidates[jnp.argmax(has_cards)], player)
+        first = jnp.min(jnp.where(has_cards, jnp.arange(n), n - 1))  # not an argmax: see _troughs
+        player = jnp.where(next_turn & ~nobody, (player + 1 + first) % n, player)
         pending = jnp.where(next_turn & ~nobody, CARD, pending)
         turn = state.turn + (next_turn & ~nobody)
         over = ended | (next_turn & nobody)
@@ -687,34 +692,32 @@ class HasteBockJax(MeadowJaxEnv):
         phase = jnp.asarray(T.PHASE_OF)[state.time]
         pending, over = state.pending, state.pending == OVER
         fallback = (pending == CARD) & jnp.any(state.legal_action_mask[NUM_KINDS : 2 * NUM_KINDS])
-        pending_slot = jnp.select(
-            [pending == CARD, (pending == MOVE) | (pending == TILE), pending == PANIC],
-            [fallback.astype(i32), pending + 1, i32(4)], -1,
-        )
+        # nested selects, not jnp.select (an argmax: a variadic reduce, slow on XLA's CPU)
+        pending_slot = jnp.where(pending == CARD, fallback.astype(i32), jnp.where(
+            (pending == MOVE) | (pending == TILE), pending + 1, jnp.where(pending == PANIC, i32(4), i32(-1))))
         at_panic = pending == PANIC
         order = jnp.asarray(self.order)[seat]
-        pad = 4 - n
-        hot = lambda value, size: jnp.arange(size, dtype=i32) == value  # noqa: E731 (-1: none)
         squares = state.pos[jnp.asarray(self.plane_sheep)[seat]]  # the square of each plane's sheep
-        parts = [
-            (jnp.arange(D.SQUARES, dtype=i32)[None, :] == squares[:, None]).reshape(-1),
-            hot(state.facing, 4),
-            jnp.stack([phase == 2, phase == 4]),
-            hot(state.time, D.TRACK_END + 1),
-            hot(phase, 5),
-            jnp.pad(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], (0, pad)),
-            jnp.pad(state.hands[order], ((0, pad), (0, 0))).reshape(-1),
-            jnp.pad(state.tiles[order], ((0, pad), (0, 0))).reshape(-1),
-            hot(jnp.where(over, -1, state.no_trough), 4),  # none once over (observation.py)
-            hot(jnp.where(over, -1, state.no_herd), 2),
-            hot(pending_slot, 5),
-            hot(jnp.where(over, -1, (state.player - seat) % n), 4),
-            hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES)),
-            (at_panic & (state.time == 0))[None],
-            hot(jnp.where((pending == MOVE) | (pending == TILE), state.card_kind, -1), NUM_KINDS),
-            jnp.asarray(self.template[E.PANIC_TRACK :]),
-        ]
-        return jnp.concatenate([part.astype(jnp.float32) for part in parts])
+        # the blocks of env.py's observation in order, written into zeros (SparseObservation)
+        obs = SparseObservation()
+        obs.one_hots(squares, D.SQUARES)  # a sheep on the padding square OFF: an empty plane
+        obs.one_hot(state.facing, 4)
+        obs.flag(phase == 2)
+        obs.flag(phase == 4)
+        obs.one_hot(state.time, D.TRACK_END + 1)
+        obs.one_hot(phase, 5)
+        obs.dense(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], 4)
+        obs.dense(state.hands[order], 4 * state.hands.shape[1])
+        obs.dense(state.tiles[order], 4 * state.tiles.shape[1])
+        obs.one_hot(jnp.where(over, -1, state.no_trough), 4)  # none once over (observation.py)
+        obs.one_hot(jnp.where(over, -1, state.no_herd), 2)
+        obs.one_hot(pending_slot, 5)
+        obs.one_hot(jnp.where(over, -1, (state.player - seat) % n), 4)
+        obs.one_hot(jnp.where(at_panic, state.die, -1), len(D.DIE_FACES))
+        obs.flag(at_panic & (state.time == 0))
+        obs.one_hot(jnp.where((pending == MOVE) | (pending == TILE), state.card_kind, -1), NUM_KINDS)
+        obs.constant(self.template[E.PANIC_TRACK :])
+        return obs.build()
 
     # ---- conversion with the reference engine -------------------------------------------------------
     def to_game_dict(self, state: State) -> dict:
