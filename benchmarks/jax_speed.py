@@ -54,6 +54,24 @@ def kth_set_bit(word: jax.Array, k: jax.Array) -> jax.Array:
     return position
 
 
+#: a uint32 holding four 0/1 bytes b0..b3 (b0 the lowest), times this, has b0 + 2·b1 + 4·b2 + 8·b3 in
+#: its top four bits: each byte's bit lands on bit 28 + k, the cross terms on distinct lower bits
+#: (no carries) or beyond bit 31
+_NIBBLE_GATHER = 0x10204080
+
+
+def pack_mask(mask: jax.Array) -> jax.Array:
+    """uint32 (batch, ceil(actions / 32)): bit ``i`` of word ``w`` is ``mask[:, 32·w + i]``. The
+    mask's bytes are read four at a time as one uint32 and gathered into four bits by one
+    multiplication (:data:`_NIBBLE_GATHER`), then eight such nibbles make a word: about half the
+    time of shifting and summing 32 single bits on the CPU (session 32)."""
+    batch, actions = mask.shape
+    blocks = -(-actions // 32)
+    padded = jnp.pad(mask, ((0, 0), (0, blocks * 32 - actions))).astype(jnp.uint8).reshape(batch, blocks, 8, 4)
+    nibbles = (jax.lax.bitcast_convert_type(padded, jnp.uint32) * jnp.uint32(_NIBBLE_GATHER)) >> 28
+    return (nibbles << (4 * jnp.arange(8, dtype=jnp.uint32))).sum(2, dtype=jnp.uint32)
+
+
 def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     """A uniform random legal action per row of ``mask`` (batch, actions) from one 32-bit draw
     per game: the ``k``-th legal action, ``k = (u·legal count) >> 24`` for a 24-bit ``u``. Gumbel
@@ -65,8 +83,7 @@ def uniform_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     :func:`kth_set_bit`. Same picks as counting through the mask action by action (tested)."""
     batch, actions = mask.shape
     blocks = -(-actions // 32)
-    padded = jnp.pad(mask, ((0, 0), (0, blocks * 32 - actions))).reshape(batch, blocks, 32)
-    words = (padded.astype(jnp.uint32) << jnp.arange(32, dtype=jnp.uint32)).sum(2, dtype=jnp.uint32)
+    words = pack_mask(mask)
     per_block = jax.lax.population_count(words).astype(jnp.int32)
     u = (jax.random.bits(key, (batch,), jnp.uint32) >> 8).astype(jnp.int32)
     count = per_block.sum(1)

@@ -94,6 +94,7 @@ from pgx._src.struct import dataclass
 
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv,
+    SparseObservation,
     StreamRandom,
     CHANCE_BITS,
     chance_stream,
@@ -810,12 +811,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         place_value = jnp.asarray(self._place_value)[place]
         race = jnp.where(placed, place_value, jnp.asarray(self._rank_value)[at_or_behind])
         flags = jnp.stack([s.eat, s.miss, s.payout], axis=1)  # [runner, 3]
-        runners = jnp.concatenate([
-            (pos[:, None] == SQUARES[None, :]).astype(jnp.float32),
-            jnp.any(by_runner[:, :, None] & flags[None, :, :], axis=1).astype(jnp.float32),
-            race[:, None],
-            jnp.where(placed, place_value, 0.0)[:, None],
-        ], axis=1).reshape(-1)
+        runner_flags = jnp.any(by_runner[:, :, None] & flags[None, :, :], axis=1)
         team_of = jnp.asarray(self.team_of)
         to_move = jnp.where(s.over, -1, s.cur)
         players = jnp.stack([
@@ -823,15 +819,21 @@ class HaseUndIgelJax(MeadowJaxEnv):
             jnp.asarray(self._lettuce_value)[ordered(s.lettuces, by_seat)],
             (ordered(team_of, by_seat) == _get(team_of, seat)).astype(jnp.float32),
             (seats == to_move).astype(jnp.float32),
-        ], axis=1).reshape(-1)
-        decision = jnp.concatenate([
-            (jnp.arange(pz_env.NUM_DECISIONS) == jnp.where(s.over, -1, s.pending)).astype(jnp.float32),
-            (jnp.arange(rpp) == jnp.where(s.card_runner >= 0, s.card_runner % rpp, -1)).astype(jnp.float32),
-        ])
-        progress = jnp.asarray(self._progress_value)[jnp.minimum(s.turn, self.max_turns)]
-        return jnp.concatenate([runners, players, self.deck_features(s), decision, progress[None]])
+        ], axis=1)
+        # the blocks of env.py's observation in order, written into zeros (SparseObservation)
+        obs = SparseObservation()
+        for k in range(r):
+            obs.one_hot(pos[k], NUM_POS)
+            obs.dense(jnp.concatenate([runner_flags[k].astype(jnp.float32), race[k, None],
+                                       jnp.where(placed[k], place_value[k], 0.0)[None]]))
+        obs.dense(players)
+        self.write_deck_features(obs, s)
+        obs.one_hot(jnp.where(s.over, -1, s.pending), pz_env.NUM_DECISIONS)
+        obs.one_hot(jnp.where(s.card_runner >= 0, s.card_runner % rpp, -1), rpp)
+        obs.dense(jnp.asarray(self._progress_value)[jnp.minimum(s.turn, self.max_turns)])
+        return obs.build()
 
-    def deck_features(self, s: State) -> jax.Array:
+    def write_deck_features(self, obs: SparseObservation, s: State) -> None:
         """The hare-deck block: the next 12 draws (kind one-hot if public, else "unknown"; none past
         the deck's end), counts of the unseen cards / 2, the last card drawn."""
         slots = jnp.arange(pz_env.DECK_SLOTS, dtype=jnp.int32)
@@ -839,13 +841,16 @@ class HaseUndIgelJax(MeadowJaxEnv):
         at = ((s.top + slots) % NUM_CARDS)[:, None] == jnp.arange(NUM_CARDS, dtype=jnp.int32)
         cards = jnp.sum(jnp.where(at, s.cards[None, :], 0), axis=1)  # the deck from the top
         shown = jnp.where(slots >= s.known_from, cards, pz_env.NUM_KINDS)
-        shown = jnp.where(slots < deck_len, shown, -1)
-        next_draws = shown[:, None] == jnp.arange(pz_env.CARD_FEATURES)
+        obs.one_hots(jnp.where(slots < deck_len, shown, -1), pz_env.CARD_FEATURES)
         unseen = jnp.where(slots < s.known_from, cards, -1)
-        counts = jnp.sum(unseen[:, None] == jnp.arange(pz_env.NUM_KINDS), axis=0) * 0.5
-        last = jnp.arange(pz_env.NUM_KINDS) == s.last_card
-        return jnp.concatenate([next_draws.reshape(-1).astype(jnp.float32), counts.astype(jnp.float32),
-                                last.astype(jnp.float32)])
+        obs.dense(jnp.sum(unseen[:, None] == jnp.arange(pz_env.NUM_KINDS), axis=0) * 0.5)
+        obs.one_hot(s.last_card, pz_env.NUM_KINDS)
+
+    def deck_features(self, s: State) -> jax.Array:
+        """The hare-deck block of the observation on its own (:meth:`write_deck_features`)."""
+        obs = SparseObservation()
+        self.write_deck_features(obs, s)
+        return obs.build()
 
     # ---- hidden information --------------------------------------------------------------------------
     def resample_hidden(self, s: State, observer, key: jax.Array) -> State:

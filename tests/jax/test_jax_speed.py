@@ -10,7 +10,7 @@ jax = pytest.importorskip("jax")
 
 import jax.numpy as jnp  # noqa: E402
 
-from benchmarks.jax_speed import kth_set_bit, split_count, uniform_legal  # noqa: E402
+from benchmarks.jax_speed import kth_set_bit, pack_mask, split_count, uniform_legal  # noqa: E402
 
 
 def test_random_action_is_always_legal_and_covers_every_legal_action():
@@ -24,6 +24,18 @@ def test_random_action_is_always_legal_and_covers_every_legal_action():
     assert (picks[:, 0] == 0).all()
     for row in (1, 17, 63):
         assert set(picks[:, row]) == set(np.flatnonzero(mask[row]))
+
+
+@pytest.mark.parametrize("actions", [1, 7, 32, 33, 67, 996])
+def test_pack_mask_puts_action_32w_plus_i_on_bit_i_of_word_w(actions):
+    rng = np.random.default_rng(actions)
+    mask = rng.random((128, actions)) < 0.5
+    mask[0] = True  # every bit of every word, the last partial word included
+    words = np.asarray(pack_mask(jnp.asarray(mask)))
+    assert words.dtype == np.uint32 and words.shape == (128, -(-actions // 32))
+    unpacked = (words[:, :, None] >> np.arange(32, dtype=np.uint32)) & 1
+    np.testing.assert_array_equal(unpacked.reshape(128, -1)[:, :actions], mask)
+    assert not unpacked.reshape(128, -1)[:, actions:].any()
 
 
 @pytest.mark.parametrize(("actions", "density"), [(7, 0.5), (27, 0.3), (64, 0.5), (996, 0.01), (1000, 0.2)])
