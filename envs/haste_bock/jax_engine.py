@@ -335,7 +335,7 @@ class HasteBockJax(MeadowJaxEnv):
     def _build_init_table(self):
         faces, rolls = len(D.DIE_FACES), min(len(self.opening_seq), MAX_ROLLS)
         starts = jnp.asarray(T.START_LAYOUTS)
-        can_ram = jax.jit(jax.vmap(lambda pos: jnp.any(self._jumps(pos, self._ray_bits(pos)).reshape(D.NUM_SHEEP, -1), axis=1)))(starts)
+        can_ram = jax.jit(jax.vmap(lambda pos: jnp.any(self._jumps(pos, self._ray_bits(pos)) != 0, axis=1)))(starts)
         ok = np.asarray(jnp.any(jnp.asarray(T.RAMMERS)[None, :, :] & can_ram[:, None, :], axis=-1))  # (48, 6)
         layouts, dice = [], []
         for layout in range(NUM_LAYOUTS):
@@ -380,12 +380,6 @@ class HasteBockJax(MeadowJaxEnv):
 
     # ---- legal moves -----------------------------------------------------------------------------
     @staticmethod
-    def _occupancy(pos: jax.Array) -> jax.Array:
-        """bool (82,): occupied squares; the padding square OFF is never occupied. (A comparison,
-        not a scatter: under ``vmap`` on the CPU it is several times cheaper.)"""
-        return jnp.any(pos[:, None] == jnp.arange(D.SQUARES + 1), axis=0)
-
-    @staticmethod
     def _ray_bits(pos: jax.Array) -> jax.Array:
         """int32 (9, 8): the occupied squares on each sheep's ray towards each direction as a bit
         mask, bit i = the i-th square from the sheep. Per pair of sheep, from their row and column
@@ -409,9 +403,9 @@ class HasteBockJax(MeadowJaxEnv):
 
     @staticmethod
     def _jumps(pos: jax.Array, bits: jax.Array) -> jax.Array:
-        """bool (9, 8, 8): [sheep, dir, k-1] whether the k-th sheep on the ray from the sheep has
+        """int32 (9, 8): [sheep, dir] bit k-1 = whether the k-th sheep on the ray from the sheep has
         an empty square behind it on the board: the legal ram targets (HB-13), leaps (HB-14) and
-        panic rams (HB-8, HB-9) of that sheep. Bit arithmetic on the ray masks (what
+        panic rams (HB-8, HB-9) of that sheep (:meth:`_jump_flags` expands them). Bit arithmetic on the ray masks (what
         ``T.JUMP_TABLE`` tabulates, without its per-ray lookups): an occupied square ``i`` whose
         next square is empty and still on the board, renumbered by its rank among the sheep."""
         row, col = (pos // D.SIZE)[:, None], (pos % D.SIZE)[:, None]
@@ -424,7 +418,12 @@ class HasteBockJax(MeadowJaxEnv):
         for i in range(T.RAY_LEN):
             rank = jax.lax.population_count(bits & ((1 << i) - 1))
             out = out | jnp.left_shift((behind_free >> i) & 1, rank)
-        return ((out[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
+        return out
+
+    @staticmethod
+    def _jump_flags(words: jax.Array) -> jax.Array:
+        """bool (9, 8, 8): the bits of :meth:`_jumps`' words, k-th sheep on the ray last."""
+        return ((words[..., None] >> jnp.arange(T.RAY_LEN, dtype=i32)) & 1).astype(jnp.bool_)
 
     @staticmethod
     def _caravans(pos: jax.Array) -> jax.Array:
@@ -435,35 +434,47 @@ class HasteBockJax(MeadowJaxEnv):
         return jnp.repeat(line_occupied, 2) & ~end_occupied
 
     @staticmethod
-    def _troughs(occ: jax.Array, no_trough: jax.Array) -> jax.Array:
+    def _troughs(pos: jax.Array, no_trough: jax.Array) -> jax.Array:
         """bool (4,): trough sides N E S W that move a sheep and are not forbidden (HB-16): some
-        sheep beyond the flock's outermost line that way has an empty neighbour that way."""
-        grid = occ[: D.SQUARES].reshape(D.SIZE, D.SIZE)
-        idx = jnp.arange(D.SIZE)
-        rows, cols = jnp.any(grid, axis=1), jnp.any(grid, axis=0)
-        # first and last occupied row / column as plain min / max reductions: an argmax is a
-        # variadic reduce, which XLA's CPU compiler runs many times slower (session 32)
-        top, bottom = jnp.min(jnp.where(rows, idx, D.SIZE)), jnp.max(jnp.where(rows, idx, -1))
-        left, right = jnp.min(jnp.where(cols, idx, D.SIZE)), jnp.max(jnp.where(cols, idx, -1))
-        north = jnp.any(grid[1:] & ~grid[:-1] & (idx[1:] > top)[:, None])
-        south = jnp.any(grid[:-1] & ~grid[1:] & (idx[:-1] < bottom)[:, None])
-        east = jnp.any(grid[:, :-1] & ~grid[:, 1:] & (idx[:-1] < right)[None, :])
-        west = jnp.any(grid[:, 1:] & ~grid[:, :-1] & (idx[1:] > left)[None, :])
+        sheep beyond the flock's outermost line that way has an empty neighbour that way. On the
+        rows of the pasture as 9-bit masks (bit c: column c occupied), built from the sheep's
+        squares: a handful of integer operations per row, where comparisons over the 81 squares
+        made one of the step's costliest kernels (session 32)."""
+        row, col = pos // D.SIZE, pos % D.SIZE
+        rows = jnp.arange(D.SIZE, dtype=i32)
+        on_board = pos < D.SQUARES
+        grid = jnp.sum(jnp.where((row[None, :] == rows[:, None]) & on_board[None, :], jnp.left_shift(1, col)[None, :], 0),
+                       axis=1, dtype=i32)  # (9,) distinct squares: the sum is the union
+        filled = grid != 0
+        top = jnp.min(jnp.where(filled, rows, D.SIZE))
+        bottom = jnp.max(jnp.where(filled, rows, -1))
+        cols = jax.lax.reduce(grid, i32(0), jax.lax.bitwise_or, (0,))  # occupied columns
+        left = jax.lax.population_count((cols & -cols) - 1)  # lowest occupied column
+        right = 31 - jax.lax.clz(cols)  # highest occupied column
+        full = (1 << D.SIZE) - 1
+        north = jnp.any(((grid[1:] & ~grid[:-1]) != 0) & (rows[1:] > top))
+        south = jnp.any(((grid[:-1] & ~grid[1:]) != 0) & (rows[:-1] < bottom))
+        # columns c < right with a sheep whose east neighbour c + 1 is empty; west: c > left, c - 1 empty
+        east = jnp.any((grid & ~(grid >> 1) & ((1 << right) - 1)) != 0)
+        west = jnp.any((grid & ~(grid << 1) & full & ~((2 << left) - 1)) != 0)
         return jnp.stack([north, east, south, west]) & (jnp.arange(4) != no_trough)
 
-    def _mask(self, state: State, occ: jax.Array, jumps: jax.Array) -> jax.Array:
-        """bool (996,): the legal actions of the decision pending in ``state``."""
+    def _mask(self, state: State, jump_words: jax.Array) -> jax.Array:
+        """bool (996,): the legal actions of the decision pending in ``state`` (``jump_words``:
+        :meth:`_jumps` of its flock)."""
         p = jnp.maximum(state.player, 0)
         own = jnp.stack([2 * p, 2 * p + 1])
         step_to = jnp.asarray(T.STEP_SQ)[state.pos[own]]  # (2, 8)
         steps = ((step_to != T.OFF) & ~jnp.any(step_to[..., None] == state.pos, axis=-1)).reshape(-1)
+        jumps = self._jump_flags(jump_words)
         own_jumps = jumps[own].reshape(-1)
+        own_can_jump = jnp.any(jump_words[own] != 0)
         caravans = self._caravans(state.pos)
-        troughs = self._troughs(occ, state.no_trough)
+        troughs = self._troughs(state.pos, state.no_trough)
         herds = jnp.arange(2) != state.no_herd
         n_diag = 2 * 30
         has_move = jnp.stack([
-            jnp.any(steps), jnp.any(own_jumps), jnp.any(own_jumps), jnp.any(caravans[:n_diag]),
+            jnp.any(steps), own_can_jump, own_can_jump, jnp.any(caravans[:n_diag]),
             jnp.any(caravans[n_diag:]), jnp.any(troughs), jnp.bool_(True),
         ])
         hand = state.hands[p] > 0
@@ -616,9 +627,8 @@ class HasteBockJax(MeadowJaxEnv):
     def _settle(self, state: State, dice, opening, single_roll, next_turn, ended=jnp.bool_(False)) -> State:
         """Rolls (a panic space, or the opening over void rolls), the next turn or the end, then the
         mask, rewards and pgx fields of the decision the game now rests at."""
-        occ = self._occupancy(state.pos)
-        jumps = self._jumps(state.pos, self._ray_bits(state.pos))
-        can_ram = jnp.any(jumps.reshape(D.NUM_SHEEP, -1), axis=1)  # (9,)
+        jump_words = self._jumps(state.pos, self._ray_bits(state.pos))
+        can_ram = jnp.any(jump_words != 0, axis=1)  # (9,)
         rammers = jnp.asarray(T.RAMMERS)
         player, pending, die, taken = state.player, state.pending, state.die, state.opening
         # a panic space (HB-9 (4)): the player who just moved rolls; a void roll passes on
@@ -657,7 +667,7 @@ class HasteBockJax(MeadowJaxEnv):
             player=jnp.where(over, -1, player), pending=jnp.where(over, OVER, pending),
             die=jnp.where(over, -1, die), opening=taken, turn=turn, scores=scores,
         )
-        mask = self._mask(state, occ, jumps)
+        mask = self._mask(state, jump_words)
         truncated = ~over & (turn >= self.max_turns)
         return state.replace(
             current_player=state.player,
@@ -750,8 +760,7 @@ class HasteBockJax(MeadowJaxEnv):
             scores=jnp.asarray(game.points, i32), hands=jnp.asarray(game.hands, i32),
             tiles=jnp.asarray(game.tiles, i32), opening=i32(len(seq) - len(remaining)), **fields,
         )
-        occ = self._occupancy(state.pos)
-        mask = self._mask(state, occ, self._jumps(state.pos, self._ray_bits(state.pos)))
+        mask = self._mask(state, self._jumps(state.pos, self._ray_bits(state.pos)))
         over = state.pending == OVER
         truncated = ~over & (state.turn >= self.max_turns)
         state = state.replace(
