@@ -716,9 +716,19 @@ class HasteBockJax(MeadowJaxEnv):
         obs.flag(phase == 4)
         obs.one_hot(state.time, D.TRACK_END + 1)
         obs.one_hot(phase, 5)
-        obs.dense(jnp.asarray(SCORE_FEATURE)[jnp.clip(state.scores[order], -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND], 4)
-        obs.dense(state.hands[order], 4 * state.hands.shape[1])
-        obs.dense(state.tiles[order], 4 * state.tiles.shape[1])
+        # the players from the observer on: one-hot sums, not row gathers (a gather of several
+        # rows per game is several times slower under vmap on the CPU), and the score feature
+        # looked up seat by seat for the same reason
+        by_seat = order[:, None] == jnp.arange(n, dtype=i32)  # [k, player]: player k-th from the observer
+
+        def ordered(rows: jax.Array) -> jax.Array:  # rows[order]
+            hot = by_seat if rows.ndim == 1 else by_seat[:, :, None]
+            return jnp.sum(jnp.where(hot, rows[None], 0), axis=1, dtype=rows.dtype)
+
+        scores = jnp.clip(ordered(state.scores), -SCORE_BOUND, SCORE_BOUND) + SCORE_BOUND
+        obs.dense(jnp.stack([jnp.asarray(SCORE_FEATURE)[scores[k]] for k in range(n)]), 4)
+        obs.dense(ordered(state.hands), 4 * state.hands.shape[1])
+        obs.dense(ordered(state.tiles), 4 * state.tiles.shape[1])
         obs.one_hot(jnp.where(over, -1, state.no_trough), 4)  # none once over (observation.py)
         obs.one_hot(jnp.where(over, -1, state.no_herd), 2)
         obs.one_hot(pending_slot, 5)
