@@ -66,8 +66,8 @@ Turns
     or the game ends, as the reference's ``apply``.
 
 Chance
-    ``init(key)``: the deck order (the core's ``permutation``) and, without ``start_player``, the
-    start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
+    ``init(key)``: the deck order (ranks of twelve uniforms of the key's chance stream) and,
+    without ``start_player``, the start player (:func:`deal`); the reference receives them in the state (``to_snapshot``).
     ``step(state, action, key)``: with ``reshuffle_deck`` the step's chance stream of 11 uniforms
     orders the discard pile (but the cards still being resolved) when the deck runs out (:func:`reshuffle_order`, at most one
     reshuffle a step); :meth:`HaseUndIgelJax.feed_chance` hands the same stream to the reference
@@ -178,15 +178,22 @@ class State(pgx.core.State):
 
 def deal(key: jax.Array, num_players: int, start_player: int | None = None) -> tuple[jax.Array, jax.Array]:
     """Chance at setup: the hare deck order (kind indices, top first) and the start player (HUI-2,
-    HUI-6), from the first ``NUM_CARDS`` uniforms of ``key``'s chance stream: Fisher–Yates on
-    ``NUM_CARDS - 1`` of them (the core's ``permutation(key, 12)``, with selects in place of its
-    scatters), the start seat from the last. The harness feeds the outcome to the reference
-    engine through the state. No ``jax.random`` here: ``init`` runs at every step of a batch under
-    Pgx's ``auto_reset``, and threefry's split and randint cost more than the rest of the deal."""
-    uniforms = chance_stream(key, NUM_CARDS)
-    cards = _gather(DECK, reshuffle_order(uniforms[:NUM_CARDS - 1], NUM_CARDS))
+    HUI-6), from the first ``NUM_CARDS + 1`` uniforms of ``key``'s chance stream. Card ``i`` of
+    the rule data's deck goes to the slot of its rank among the first ``NUM_CARDS`` uniforms
+    (ties, which need two equal 24-bit draws among twelve, below 4·10⁻⁶ a deal, go to the card
+    listed first): a uniform shuffle as comparisons of twelve numbers, where a Fisher–Yates loop
+    of eleven dependent swaps was 5% of a random-play step (session 32); the start seat comes
+    from the last uniform. The harness feeds the outcome to the reference engine through the
+    state. No ``jax.random`` here: ``init`` runs at every step of a batch under Pgx's
+    ``auto_reset``, and threefry's split and randint cost more than the rest of the deal."""
+    uniforms = chance_stream(key, NUM_CARDS + 1)
+    draws = uniforms[:NUM_CARDS]
+    cards_i = jnp.arange(NUM_CARDS, dtype=jnp.int32)
+    before = (draws[None, :] < draws[:, None]) | ((draws[None, :] == draws[:, None]) & (cards_i[None, :] < cards_i[:, None]))
+    slot = jnp.sum(before, axis=1, dtype=jnp.int32)  # card i goes to slot[i]: a permutation
+    cards = jnp.sum(jnp.where(slot[None, :] == cards_i[:, None], DECK[None, :], 0), axis=1, dtype=jnp.int32)
     if start_player is None:
-        start = stream_int(uniforms[NUM_CARDS - 1], num_players)
+        start = stream_int(uniforms[NUM_CARDS], num_players)
     else:
         start = jnp.int32(start_player)
     return cards, start
