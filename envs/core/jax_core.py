@@ -14,6 +14,8 @@ the "Tree search with mctx" section of ``docs/jax.md``). This module holds what 
   last −1, linear between, tied players share the mean of their places), from scores;
 * **the chance scheme** shared with the reference engines (:func:`chance_stream`,
   :func:`stream_int`, :func:`stream_permutation`, :class:`StreamRandom`): see below;
+* :class:`SparseObservation`: an observation vector written as a constant base plus one scatter
+  of its nonzero entries (the engines' observations are mostly one-hot blocks);
 * small helpers for branch-free code (:func:`when`, :func:`unbatch`).
 
 Importing this module imports JAX and Pgx; ``import meadowzoo`` and ``meadowzoo.envs`` never do
