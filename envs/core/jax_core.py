@@ -285,31 +285,33 @@ class SparseObservation:
     with comparisons and a concatenate (session 32). The result equals the concatenation of the
     same blocks exactly: every entry is written at most once, with the same float32 value."""
 
+    #: entries not written go to indices from here on, one each (the scatter's indices stay
+    #: unique, as it is told), out of range, so the scatter drops them
+    _NOWHERE = 1 << 30
+
     def __init__(self) -> None:
         self.size = 0
         self._base: list[np.ndarray] = []
         self._indices: list[jax.Array] = []
         self._values: list[jax.Array] = []
 
-    def _block(self, width: int) -> int:
+    def _block(self, base: np.ndarray) -> int:
         start = self.size
-        self.size += width
-        self._base.append(np.zeros(width, np.float32))
+        self.size += base.shape[0]
+        self._base.append(base)
         return start
 
     def one_hot(self, value: jax.Array, width: int) -> None:
         """``width`` entries, 1 at ``value`` (none where ``value`` is out of range, e.g. −1)."""
-        start = self._block(width)
-        value = jnp.asarray(value, jnp.int32)
-        self._indices.append(jnp.where((value >= 0) & (value < width), start + value, -1).reshape(-1))
-        self._values.append(jnp.ones(self._indices[-1].shape, jnp.float32))
+        self.one_hots(jnp.reshape(value, (1,)), width)
 
     def one_hots(self, values: jax.Array, width: int) -> None:
         """One one-hot block of ``width`` entries for each of ``values`` (1-D), in order."""
         values = jnp.asarray(values, jnp.int32)
-        start = self._block(width * values.shape[0])
+        start = self._block(np.zeros(width * values.shape[0], np.float32))
         at = start + width * jnp.arange(values.shape[0], dtype=jnp.int32) + values
-        self._indices.append(jnp.where((values >= 0) & (values < width), at, -1))
+        nowhere = self._NOWHERE + sum(i.shape[0] for i in self._indices) + np.arange(values.shape[0], dtype=np.int32)
+        self._indices.append(jnp.where((values >= 0) & (values < width), at, nowhere))
         self._values.append(jnp.ones(values.shape, jnp.float32))
 
     def flag(self, on: jax.Array) -> None:
@@ -319,24 +321,21 @@ class SparseObservation:
     def dense(self, values: jax.Array, width: int | None = None) -> None:
         """The entries ``values`` (flattened, converted to float32), then zeros up to ``width``."""
         values = jnp.asarray(values).reshape(-1)
-        start = self._block(values.shape[0] if width is None else width)
+        start = self._block(np.zeros(values.shape[0] if width is None else width, np.float32))
         self._indices.append(start + jnp.arange(values.shape[0], dtype=jnp.int32))
         self._values.append(values.astype(jnp.float32))
 
     def constant(self, values: np.ndarray) -> None:
         """Entries that are the same in every state (part of the base: no write)."""
-        values = np.asarray(values, np.float32).reshape(-1)
-        self._block(values.shape[0])
-        self._base[-1] = values
+        self._block(np.asarray(values, np.float32).reshape(-1))
 
     def build(self) -> jax.Array:
         """float32 (size,): the base with every appended entry written."""
         base = jnp.asarray(np.concatenate(self._base) if self._base else np.zeros(0, np.float32))
         if not self._indices:
             return base
-        indices = jnp.concatenate(self._indices)
-        indices = jnp.where(indices < 0, self.size, indices)  # out of range: dropped
-        return base.at[indices].set(jnp.concatenate(self._values), mode="drop", unique_indices=True)
+        return base.at[jnp.concatenate(self._indices)].set(jnp.concatenate(self._values), mode="drop",
+                                                           unique_indices=True)
 
 
 # ---- the engine base --------------------------------------------------------------------------------
