@@ -13,7 +13,7 @@ processes hurts every figure alike:
   opponents, GAE, population, PPO epochs), as :mod:`benchmarks.train_speed` times it;
 * **PPO epochs**: the trainer's own ``_epochs`` (``update_epochs`` passes of ``num_minibatches``
   minibatches: forward and backward passes of actor and critic, the clipped loss, Adam) on a
-  batch of the update's shape;
+  batch of the update's shape (over ``epoch_share`` of its rows, as the update);
 * **rollout network**: the network passes of the rollout and nothing else, with no engine: per
   learner step the learner's actor and critic on every game, and the opponents' actor (mapped over
   the population slots, as in training) once per pass, ``passes_per_step`` passes (at least one;
@@ -68,7 +68,9 @@ def network_programs(trainer):
     size = trainer.local_envs * cfg.num_steps
 
     def epochs(params, opt_state, flat, key):
-        (params, opt_state), losses = trainer._epochs(params, opt_state, flat, key, axis)
+        # over the rows the settings train on (epoch_share), as the update does
+        rows = jnp.arange(cfg.epoch_rows, dtype=jnp.int32) if cfg.epoch_rows < size else None
+        (params, opt_state), losses = trainer._epochs(params, opt_state, flat, key, axis, rows=rows)
         return params, losses
 
     def rollout(params, slot_params, observation, mask, key):
@@ -129,7 +131,7 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
     from meadowzoo.training.jax_config import jax_config_for
     from meadowzoo.training.jax_ppo import AXIS, SelfPlayPPO
 
-    config = jax_config_for(game, **overrides)
+    config = jax_config_for(game, players, **overrides)
     trainer = SelfPlayPPO(meadowzoo.jax.make(game, num_players=players), config)
     start = trainer.setup(0)
     runner = trainer.gathered(start)  # one copy of the network and population, for the network-only programs
@@ -175,7 +177,8 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
     network = best["epochs"] + best["rollout_network"]
     return {"game": game, "players": players, "devices": d, "steps_per_update": config.steps_per_update,
             "learner_steps_per_update": round(steps, 3), "update_epochs": config.update_epochs,
-            "num_minibatches": config.num_minibatches, "passes_per_step": config.passes_per_step,
+            "num_minibatches": config.num_minibatches, "epoch_share": config.epoch_share,
+            "passes_per_step": config.passes_per_step,
             "opponents_in_first_pass": config.opponents_in_first_pass,
             "hidden": list(config.hidden), "observation_size": net.observation_size, "num_actions": net.num_actions,
             "matmul_dtype": config.matmul_dtype, "loss_gradient": config.loss_gradient,
@@ -193,7 +196,9 @@ def report(result: dict) -> str:
              f"inputs, hidden {result['hidden']}, {result['num_actions']} actions, "
              f"{result.get('matmul_dtype', 'float32')} products, {result.get('loss_gradient', 'autodiff')} loss "
              f"gradient; {result['update_epochs']} epochs × "
-             f"{result['num_minibatches']} minibatches; pass cap {result['passes_per_step']}"
+             f"{result['num_minibatches']} minibatches"
+             f"{'' if result.get('epoch_share', 1.0) >= 1 else ' over ' + format(result['epoch_share'], 'g') + ' of the rows'}"
+             f"; pass cap {result['passes_per_step']}"
              f"{'' if result.get('opponents_in_first_pass', True) else ' (first pass learners only)'}; "
              f"{result['learner_steps_per_update']:,.0f} learner steps an update"]
     for name, label in (("update", "whole update"), ("epochs", "PPO epochs"), ("rollout_network", "rollout network")):
@@ -214,7 +219,7 @@ def report(result: dict) -> str:
 
 #: the trainer settings this command's flags override
 SETTINGS = ("hidden", "update_epochs", "num_envs", "num_steps", "opponents_in_first_pass", "matmul_dtype",
-            "loss_gradient")
+            "loss_gradient", "epoch_share")
 
 
 def main(argv: list[str] | None = None) -> dict:

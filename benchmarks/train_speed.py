@@ -44,6 +44,7 @@ SETTING_FLAGS = {
     "hidden": dict(type=layer_widths, help="override the game's hidden layer widths, e.g. 64,64"),
     "conv": dict(type=layer_widths, help="3x3 convolutions over the board planes first, e.g. 16,16"),
     "update_epochs": dict(type=int, help="override the game's PPO epochs"),
+    "epoch_share": dict(type=float, help="override the share of the rollout's rows the PPO epochs run over"),
     "matmul_dtype": dict(choices=MATMUL_DTYPES + ("auto",), help="override the network's matrix-product precision"),
     "loss_gradient": dict(choices=LOSS_GRADIENTS, help="override how the PPO loss's policy terms are differentiated"),
     "opponents_in_first_pass": dict(action=argparse.BooleanOptionalAction,
@@ -101,7 +102,7 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
     from meadowzoo.training.jax_config import jax_config_for
     from meadowzoo.training.jax_ppo import SelfPlayPPO
 
-    config = jax_config_for(game, **overrides)
+    config = jax_config_for(game, players, **overrides)
     trainer = SelfPlayPPO(meadowzoo.jax.make(game, num_players=players), config)
     start = time.time()
     runner, metrics = trainer.update(trainer.setup(0))
@@ -149,7 +150,8 @@ def sb3_speed(game: str, players: int, steps: int, envs: int) -> dict:
 
 
 #: the trainer settings this command's flags override
-SETTINGS = ("num_envs", "num_steps", "hidden", "conv", "opponents_in_first_pass", "matmul_dtype", "loss_gradient")
+SETTINGS = ("num_envs", "num_steps", "hidden", "conv", "opponents_in_first_pass", "matmul_dtype", "loss_gradient",
+            "epoch_share")
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -2,8 +2,9 @@
 
 Every field is a PPO hyperparameter, a setting of the opponent population or of the loop around the
 compiled update. :class:`JaxTrainConfig` holds the defaults; each game's differences are the
-``jax_training`` field of its plug-in (``envs/<game>/plugin.py``), which :func:`jax_config_for`
-lays over them; command-line flags override single fields.
+``jax_training`` field of its plug-in (``envs/<game>/plugin.py``) and, for one player count, its
+``jax_training_by_players``, which :func:`jax_config_for` lays over them; command-line flags
+override single fields.
 
 Sizes: one update plays ``num_steps`` learner steps in each of ``num_envs`` games (a learner step: the
 learner's own move and the opponents' moves until its next turn; with ``passes_per_step`` some are
@@ -13,6 +14,7 @@ of ``num_minibatches`` minibatches over them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields, replace
 
 from meadowzoo.agents.mlp_policy import ACTIVATIONS
@@ -58,7 +60,7 @@ def resolve_matmul_dtype(setting: str) -> str:
 #: settings that runs recorded before the setting existed had (a checkpoint's or training record's
 #: settings without the field mean this value, not today's default)
 LEGACY_SETTINGS = {"sampler": "gumbel", "score_shaping": 0.0, "conv": [], "opponents_in_first_pass": True,
-                   "matmul_dtype": "float32", "loss_gradient": "autodiff"}
+                   "matmul_dtype": "float32", "loss_gradient": "autodiff", "epoch_share": 1.0}
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,17 @@ class JaxTrainConfig:
     num_steps: int = 32  # learner decisions per game per update
     update_epochs: int = 2
     num_minibatches: int = 4
+    # share of the rollout's rows (num_envs x num_steps learner steps, with a pass cap also those
+    # that were not the learner's) that the PPO epochs run over: its valid rows (the learner's
+    # decisions) in random order, filled up with rows that are not (masked out of the loss as
+    # always). 1.0: every row, as every run before session 33. A capped rollout leaves a quarter
+    # of its rows without a learner decision with 2 players (Haste Bock?, Volle Wolle) and more
+    # than half with 4, each of which cost the epochs a forward and a backward pass for nothing;
+    # a share just above the valid rows' cuts that waste (the games' values: their plug-ins).
+    # Where an update has more valid rows than the share holds, a random subset of them is
+    # trained on (the update's ``rows_dropped`` metric counts the rest). Only with a pass cap:
+    # uncapped, every row but those of the first update's games an opponent opens is the learner's
+    epoch_share: float = 1.0
     learning_rate: float = 3e-4
     anneal_timesteps: int = 0  # the learning rate falls linearly to 0 over this many learner steps (0: constant)
     gamma: float = 0.995  # rewards come only at the end of a game
@@ -186,12 +199,25 @@ class JaxTrainConfig:
         if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
                 or not 0.0 < self.learning_rate < float("inf"):
             raise ValueError(f"learning_rate must be a finite number > 0, got {self.learning_rate!r}")
+        if isinstance(self.epoch_share, bool) or not isinstance(self.epoch_share, (int, float)) \
+                or not 0.0 < self.epoch_share <= 1.0:
+            raise ValueError(f"epoch_share must lie in (0, 1] (1: every row), got {self.epoch_share!r}")
         if not 0.5 <= self.snapshot_threshold <= 1.0:
             raise ValueError(f"snapshot_threshold must lie in [0.5, 1], got {self.snapshot_threshold}")
         if any(not isinstance(c, int) or isinstance(c, bool) or c < 1 for c in self.conv):
             raise ValueError(f"conv must be positive channel widths, got {self.conv!r}")
         if not self.hidden or any(not isinstance(h, int) or h < 1 for h in self.hidden):
             raise ValueError(f"hidden must be positive layer widths, got {self.hidden!r}")
+
+    @property
+    def epoch_rows(self) -> int:
+        """Rows of one device's share of the rollout that the PPO epochs run over (``epoch_share``
+        of them, rounded up to a multiple of ``num_minibatches``)."""
+        rows = self.num_envs // self.devices * self.num_steps
+        if self.epoch_share >= 1.0 or not self.passes_per_step:  # uncapped, (nearly) every row is the learner's
+            return rows
+        per_batch = -(-math.ceil(rows * self.epoch_share) // self.num_minibatches)
+        return min(rows, per_batch * self.num_minibatches)
 
     @property
     def steps_per_update(self) -> int:
@@ -224,10 +250,13 @@ def as_recorded(settings: dict) -> dict:
     return {**LEGACY_SETTINGS, **settings}
 
 
-def jax_config_for(game: str, **overrides) -> JaxTrainConfig:
-    """The game's settings (its plug-in's ``jax_training`` over the defaults) with overrides
-    (``None`` values ignored)."""
+def jax_config_for(game: str, players: int | None = None, **overrides) -> JaxTrainConfig:
+    """The game's settings (its plug-in's ``jax_training`` over the defaults, and with ``players``
+    its ``jax_training_by_players`` entry for that count over them) with overrides (``None``
+    values ignored)."""
     from meadowzoo.envs.registry import plugin
 
-    declared = JaxTrainConfig.from_dict(dict(plugin(game).jax_training))
+    game_plugin = plugin(game)
+    by_players = game_plugin.jax_training_by_players.get(players, {}) if players is not None else {}
+    declared = JaxTrainConfig.from_dict({**game_plugin.jax_training, **by_players})
     return replace(declared, **{k: v for k, v in overrides.items() if v is not None})

@@ -38,7 +38,9 @@ step in which a game's learner did not move is not a learner decision: it is lef
 and of the ``learner_steps`` count, and what it brought (rewards, the game's end) joins the
 learner's previous step (:func:`gae_with_gaps`). After the rollout the games the cap left at an
 opponent's turn play on, uncapped, to their learner's turn, so that every update starts with every
-game at it. With a cap, ``anneal_timesteps`` anneals by the learner steps counted so far.
+game at it. With a cap, ``anneal_timesteps`` anneals by the learner steps counted so far, and
+the PPO epochs run over ``epoch_share`` of the rollout's rows, its learner decisions first
+(:func:`valid_rows_first`): the steps that were not the learner's cost the epochs nothing.
 ``opponents_in_first_pass=False`` keeps the first pass for learners' moves: a game the cap left at an
 opponent's turn waits for the second pass, and the first pass runs no opponent forward pass (one
 actor pass less per learner step, where the first pass rarely needs it; the learner meets the same
@@ -349,7 +351,12 @@ class SelfPlayPPO:
 
         flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]),
                                       (observation, mask, action, log_prob, value, advantages, targets, valid))
-        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale)
+        rows, rows_dropped = None, jnp.int32(0)
+        if cfg.epoch_rows < valid.size:  # the epochs run over the valid rows first (epoch_share)
+            rows, rows_dropped = valid_rows_first(flat[-1], cfg.epoch_rows, jax.random.fold_in(k_epochs, 1))
+            if axis is not None:
+                rows_dropped = jax.lax.psum(rows_dropped, axis)
+        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale, rows)
 
         game_member = jnp.repeat(members, self.local_envs // cfg.opponent_slots)
         if axis is not None:  # rate (and report) on every device from every game: the same population everywhere
@@ -364,6 +371,7 @@ class SelfPlayPPO:
         finished = done.sum()
         metrics = {
             "learner_steps": learner_steps,
+            "rows_dropped": rows_dropped,
             "games_finished": finished,
             "mean_reward": jnp.where(finished > 0, (reward * done).sum() / jnp.maximum(finished, 1), jnp.nan),
             "win_share": jnp.where(finished > 0, ((reward > 0) * done).sum() / jnp.maximum(finished, 1), jnp.nan),
@@ -379,9 +387,11 @@ class SelfPlayPPO:
                         learner_steps=runner.learner_steps + learner_steps)
         return runner, metrics
 
-    def _epochs(self, params, opt_state, flat, key, axis: str | None = None, scale=None):
+    def _epochs(self, params, opt_state, flat, key, axis: str | None = None, scale=None, rows=None):
+        """``update_epochs`` passes of ``num_minibatches`` minibatches over the rows of ``flat``,
+        or over those of ``rows`` (indices into it: :func:`valid_rows_first`)."""
         cfg = self.config
-        size = self.local_envs * cfg.num_steps
+        size = self.local_envs * cfg.num_steps if rows is None else rows.shape[0]
         per_batch = size // cfg.num_minibatches
 
         def minibatch(state, rows):
@@ -400,6 +410,8 @@ class SelfPlayPPO:
 
         def epoch(state, epoch_key):
             order = jax.random.permutation(epoch_key, size)
+            if rows is not None:  # indices of the rows trained on: no copy of the rollout's observations
+                order = rows[order]
             return jax.lax.scan(minibatch, state, order.reshape(cfg.num_minibatches, per_batch))
 
         state, losses = jax.lax.scan(epoch, (params, opt_state), jax.random.split(key, cfg.update_epochs))
@@ -427,6 +439,15 @@ class SelfPlayPPO:
         total = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
         approx_kl = mean((ratio - 1) - (log_prob - old_log_prob))
         return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy, "approx_kl": approx_kl}
+
+
+def valid_rows_first(valid: jax.Array, count: int, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``count`` row indices of a rollout whose rows are ``valid`` (its learner decisions) or not:
+    the valid rows in random order, then, where there are fewer than ``count``, the first rows
+    that are not (the loss masks them out). Returns the indices and how many valid rows did not
+    fit (then ``count`` of them, drawn at random, are kept)."""
+    order = jnp.argsort(jnp.where(valid, jax.random.uniform(key, valid.shape), 2.0))
+    return order[:count], jnp.maximum(valid.sum(dtype=jnp.int32) - count, 0)
 
 
 def shaping_terms(phi_before: jax.Array, phi_after: jax.Array, done: jax.Array, gamma: float) -> jax.Array:

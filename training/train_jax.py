@@ -48,7 +48,7 @@ from meadowzoo.training.jax_config import LOSS_GRADIENTS, MATMUL_DTYPES, SAMPLER
 
 DEFAULT_OUT = "runs"
 #: flags that override a field of the trainer settings (flag name with "-" -> field)
-OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "learning_rate",
+OVERRIDES = ("hidden", "activation", "num_envs", "num_steps", "update_epochs", "num_minibatches", "epoch_share", "learning_rate",
              "ent_coef", "gamma", "conv", "population", "opponent_slots", "snapshot_threshold", "max_game_decisions",
              "truncation_scoring", "score_shaping", "passes_per_step", "opponents_in_first_pass", "sampler",
              "matmul_dtype", "loss_gradient", "eval_every", "eval_games", "ladder", "checkpoint_every", "devices", "eval_as")
@@ -78,6 +78,9 @@ def parse_args(argv=None, prog: str | None = None) -> argparse.Namespace:
     parser.add_argument("--num-steps", type=positive_int, help="learner decisions per game per update")
     parser.add_argument("--update-epochs", type=positive_int, help="PPO epochs per update (config default)")
     parser.add_argument("--num-minibatches", type=positive_int, help="PPO minibatches per epoch (config default)")
+    parser.add_argument("--epoch-share", type=positive_float,
+                        help="share of the rollout's rows the PPO epochs run over, valid rows (learner decisions) "
+                             "first; 1: every row, as runs before session 33 (config default)")
     parser.add_argument("--learning-rate", type=positive_float, help="PPO learning rate (config default)")
     parser.add_argument("--anneal-lr", action="store_true",
                         help="let the learning rate fall linearly to 0 over --timesteps (part of the run's settings)")
@@ -159,7 +162,7 @@ def settings(args: argparse.Namespace):
     overrides = {name: getattr(args, name) for name in OVERRIDES}
     if getattr(args, "anneal_lr", False):
         overrides["anneal_timesteps"] = args.timesteps
-    return jax_config_for(args.game, **overrides)
+    return jax_config_for(args.game, args.players, **overrides)
 
 
 def build(args: argparse.Namespace):
@@ -246,6 +249,11 @@ def main(argv=None, prog: str | None = None) -> dict:
         steps += done
         state["updates"] = state.get("updates", 0) + 1
         state["wall_seconds"] = round(time.time() - started, 2)
+        state["rows_dropped"] = state.get("rows_dropped", 0) + int(metrics["rows_dropped"])
+        if metrics["rows_dropped"] and state["rows_dropped"] == int(metrics["rows_dropped"]):  # said once a run
+            bar.write(f"note: update {state['updates']} had more learner decisions than --epoch-share "
+                      f"{config.epoch_share:g} of its rows: the epochs trained on a random subset "
+                      f"({int(metrics['rows_dropped'])} left out; train/rows_dropped in TensorBoard)")
         bar.update(min(steps, target) - bar.n)  # a last whole update may pass the target: the bar stops at it
         bar.set_postfix(reward=f"{metrics['mean_reward']:.3f}", elo=f"{metrics['learner_elo']:.0f}",
                         pop=int(metrics["population"]), refresh=False)
@@ -278,7 +286,7 @@ def main(argv=None, prog: str | None = None) -> dict:
     policy = export(out / "policy.npz", trainer, runner, args, config, steps)
     final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
              "last_metrics": metrics or state.get("last_metrics", {}), "evaluations": state["evaluations"],
-             "argv": state["argv"]}
+             "rows_dropped": state.get("rows_dropped", 0), "argv": state["argv"]}
     atomic_write_json(out / "final.json", final)
     if not args.quiet:
         print(f"{steps} learner steps in {state['wall_seconds']:.0f} s; policy {policy}")

@@ -124,6 +124,9 @@ class GamePlugin:
     #: settings of the compiled JAX trainer that differ from
     #: :class:`meadowzoo.training.jax_config.JaxTrainConfig`'s defaults (field name -> value)
     jax_training: Mapping[str, Any] = field(default_factory=dict)
+    #: settings of the compiled trainer for one player count, over ``jax_training`` (players ->
+    #: field name -> value): what depends on how many opponents move between the learner's turns
+    jax_training_by_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     #: configurations the speed benchmark measures
     benchmarks: tuple[Benchmark, ...] = (Benchmark("default", {}),)
     #: facts for the walk-through notebook; None: the game has no notebook
