@@ -126,6 +126,10 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
         passes = r["jax"].get("passes_per_step", 0) or "no cap"
         if passes != "no cap" and not r["jax"].get("opponents_in_first_pass", True):  # rows before the setting: True
             passes = f"{passes}, learners first"
+        # the share of the rollout's rows the epochs ran over (rows before the setting: every row)
+        share = r["jax"].get("epoch_share", r.get("breakdown", {}).get("epoch_share", 1.0))
+        if passes != "no cap" and share < 1:
+            passes = f"{passes}; epochs over {share:g} of the rows"
         sb3 = r["sb3"]["steps_per_second"]
         if "breakdown" in r:  # rows recorded before the breakdown existed have none
             bound = r["breakdown"]["network_bound_steps_per_second"]

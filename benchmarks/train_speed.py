@@ -120,7 +120,7 @@ def jax_speed(game: str, players: int, updates: int, overrides: dict) -> dict:
             "steps_per_second": round(steps / seconds, 1), "compile_and_first_update_seconds": round(compile_seconds, 1),
             "num_envs": config.num_envs, "num_steps": config.num_steps, "update_epochs": config.update_epochs,
             "passes_per_step": config.passes_per_step, "opponents_in_first_pass": config.opponents_in_first_pass,
-            "sampler": config.sampler,
+            "epoch_share": config.epoch_share, "sampler": config.sampler,
             "hidden": list(config.hidden), "conv": list(config.conv), "matmul_dtype": config.matmul_dtype,
             "loss_gradient": config.loss_gradient, "backend": jax.default_backend(), "devices": str(jax.devices())}
 

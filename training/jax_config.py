@@ -90,9 +90,10 @@ class JaxTrainConfig:
     # of its rows without a learner decision with 2 players (Haste Bock?, Volle Wolle) and more
     # than half with 4, each of which cost the epochs a forward and a backward pass for nothing;
     # a share just above the valid rows' cuts that waste (the games' values: their plug-ins).
-    # Where an update has more valid rows than the share holds, a random subset of them is
-    # trained on (the update's ``rows_dropped`` metric counts the rest). Only with a pass cap:
-    # uncapped, every row but those of the first update's games an opponent opens is the learner's
+    # An update with more valid rows than the share holds runs its epochs over every row, as
+    # before (its ``epoch_rows`` metric says which): no decision is ever left out, the share
+    # only sets how much work a typical update saves. Only with a pass cap: uncapped, every row
+    # but those of the first update's games an opponent opens is the learner's
     epoch_share: float = 1.0
     learning_rate: float = 3e-4
     anneal_timesteps: int = 0  # the learning rate falls linearly to 0 over this many learner steps (0: constant)

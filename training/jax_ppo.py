@@ -40,7 +40,8 @@ learner's previous step (:func:`gae_with_gaps`). After the rollout the games the
 opponent's turn play on, uncapped, to their learner's turn, so that every update starts with every
 game at it. With a cap, ``anneal_timesteps`` anneals by the learner steps counted so far, and
 the PPO epochs run over ``epoch_share`` of the rollout's rows, its learner decisions first
-(:func:`valid_rows_first`): the steps that were not the learner's cost the epochs nothing.
+(:func:`valid_rows_first`): the steps that were not the learner's cost the epochs nothing. An
+update whose learner decisions do not fit in that share runs its epochs over every row, as before.
 ``opponents_in_first_pass=False`` keeps the first pass for learners' moves: a game the cap left at an
 opponent's turn waits for the second pass, and the first pass runs no opponent forward pass (one
 actor pass less per learner step, where the first pass rarely needs it; the learner meets the same
@@ -351,12 +352,20 @@ class SelfPlayPPO:
 
         flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]),
                                       (observation, mask, action, log_prob, value, advantages, targets, valid))
-        rows, rows_dropped = None, jnp.int32(0)
-        if cfg.epoch_rows < valid.size:  # the epochs run over the valid rows first (epoch_share)
-            rows, rows_dropped = valid_rows_first(flat[-1], cfg.epoch_rows, jax.random.fold_in(k_epochs, 1))
-            if axis is not None:
-                rows_dropped = jax.lax.psum(rows_dropped, axis)
-        (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale, rows)
+        if cfg.epoch_rows < valid.size:
+            # the epochs run over the valid rows first (epoch_share), or over every row in an update
+            # whose learner decisions do not fit (on every device alike: the gradients are averaged
+            # inside the epochs), so that no decision is ever left out
+            rows = valid_rows_first(flat[-1], cfg.epoch_rows, jax.random.fold_in(k_epochs, 1))
+            decisions_here = valid.sum(dtype=jnp.int32)
+            fits = (decisions_here if axis is None else jax.lax.pmax(decisions_here, axis)) <= cfg.epoch_rows
+            (params, opt_state), losses = jax.lax.cond(
+                fits, lambda: self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale, rows),
+                lambda: self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale))
+            epoch_rows = jnp.where(fits, cfg.epoch_rows, valid.size)
+        else:
+            (params, opt_state), losses = self._epochs(params, runner.opt_state, flat, k_epochs, axis, scale)
+            epoch_rows = jnp.int32(valid.size)
 
         game_member = jnp.repeat(members, self.local_envs // cfg.opponent_slots)
         if axis is not None:  # rate (and report) on every device from every game: the same population everywhere
@@ -371,7 +380,7 @@ class SelfPlayPPO:
         finished = done.sum()
         metrics = {
             "learner_steps": learner_steps,
-            "rows_dropped": rows_dropped,
+            "epoch_rows": epoch_rows,  # rows of each device's rollout the epochs ran over
             "games_finished": finished,
             "mean_reward": jnp.where(finished > 0, (reward * done).sum() / jnp.maximum(finished, 1), jnp.nan),
             "win_share": jnp.where(finished > 0, ((reward > 0) * done).sum() / jnp.maximum(finished, 1), jnp.nan),
@@ -441,13 +450,12 @@ class SelfPlayPPO:
         return total, {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy, "approx_kl": approx_kl}
 
 
-def valid_rows_first(valid: jax.Array, count: int, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+def valid_rows_first(valid: jax.Array, count: int, key: jax.Array) -> jax.Array:
     """``count`` row indices of a rollout whose rows are ``valid`` (its learner decisions) or not:
-    the valid rows in random order, then, where there are fewer than ``count``, the first rows
-    that are not (the loss masks them out). Returns the indices and how many valid rows did not
-    fit (then ``count`` of them, drawn at random, are kept)."""
-    order = jnp.argsort(jnp.where(valid, jax.random.uniform(key, valid.shape), 2.0))
-    return order[:count], jnp.maximum(valid.sum(dtype=jnp.int32) - count, 0)
+    the valid rows in random order, then the first rows that are not (the loss masks them out).
+    Where more than ``count`` rows are valid, ``count`` of them drawn at random (the trainer then
+    runs its epochs over every row instead)."""
+    return jnp.argsort(jnp.where(valid, jax.random.uniform(key, valid.shape), 2.0))[:count]
 
 
 def shaping_terms(phi_before: jax.Array, phi_after: jax.Array, done: jax.Array, gamma: float) -> jax.Array:

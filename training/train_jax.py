@@ -249,11 +249,12 @@ def main(argv=None, prog: str | None = None) -> dict:
         steps += done
         state["updates"] = state.get("updates", 0) + 1
         state["wall_seconds"] = round(time.time() - started, 2)
-        state["rows_dropped"] = state.get("rows_dropped", 0) + int(metrics["rows_dropped"])
-        if metrics["rows_dropped"] and state["rows_dropped"] == int(metrics["rows_dropped"]):  # said once a run
-            bar.write(f"note: update {state['updates']} had more learner decisions than --epoch-share "
-                      f"{config.epoch_share:g} of its rows: the epochs trained on a random subset "
-                      f"({int(metrics['rows_dropped'])} left out; train/rows_dropped in TensorBoard)")
+        if metrics["epoch_rows"] > config.epoch_rows:  # decisions that did not fit epoch_share: every row
+            state["updates_over_every_row"] = state.get("updates_over_every_row", 0) + 1
+            if state["updates_over_every_row"] == 1:  # said once a run
+                bar.write(f"note: update {state['updates']} had more learner decisions than --epoch-share "
+                          f"{config.epoch_share:g} of its rows: its epochs ran over every row, as runs before "
+                          "session 33 (nothing left out, only slower; train/epoch_rows in TensorBoard)")
         bar.update(min(steps, target) - bar.n)  # a last whole update may pass the target: the bar stops at it
         bar.set_postfix(reward=f"{metrics['mean_reward']:.3f}", elo=f"{metrics['learner_elo']:.0f}",
                         pop=int(metrics["population"]), refresh=False)
@@ -286,7 +287,7 @@ def main(argv=None, prog: str | None = None) -> dict:
     policy = export(out / "policy.npz", trainer, runner, args, config, steps)
     final = {**run, "config": config.as_dict(), "timesteps": steps, "wall_seconds": state["wall_seconds"], "policy": str(policy),
              "last_metrics": metrics or state.get("last_metrics", {}), "evaluations": state["evaluations"],
-             "rows_dropped": state.get("rows_dropped", 0), "argv": state["argv"]}
+             "updates_over_every_row": state.get("updates_over_every_row", 0), "argv": state["argv"]}
     atomic_write_json(out / "final.json", final)
     if not args.quiet:
         print(f"{steps} learner steps in {state['wall_seconds']:.0f} s; policy {policy}")

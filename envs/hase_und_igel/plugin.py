@@ -36,8 +36,9 @@ PLUGIN = GamePlugin(
     jax_training={"gamma": 0.998, "max_game_decisions": 600, "truncation_scoring": "standing", "passes_per_step": 2,
                   "opponents_in_first_pass": False},
     # epoch_share: the share of a capped rollout's rows that are the learner's decisions varies more
-    # here (2p 0.83-0.93: every row is kept; 3p 0.48-0.53, 4p 0.33-0.36, 5p 0.24-0.27, 6p 0.19-0.22)
-    # and wider margins (training/jax_config.py)
+    # here (fresh runs: 2p 0.83-0.93, so every row is kept; 3p 0.48-0.53, 4p 0.33-0.36, 5p
+    # 0.24-0.27, 6p 0.19-0.22; 4p at most 0.402 over 4M learner steps) and wider margins; an update
+    # whose decisions do not fit runs over every row (training/jax_config.py)
     jax_training_by_players={3: {"epoch_share": 0.625}, 4: {"epoch_share": 0.4375}, 5: {"epoch_share": 0.375},
                              6: {"epoch_share": 0.3125}},
 )

@@ -32,8 +32,9 @@ PLUGIN = GamePlugin(
     jax_engine="meadowzoo.envs.haste_bock.jax_engine:HasteBockJax",
     # a large action space with few legal moves (the JAX trainer)
     # epoch_share: the share of a capped rollout's rows that are the learner's decisions (2p 0.74-0.76,
-    # 3p 0.51-0.54, 4p 0.41-0.43 from the first updates on; turns are two or three decisions) and
-    # some margin (training/jax_config.py)
+    # 3p 0.51-0.54, 4p 0.41-0.43 in fresh runs; 2p at most 0.762 over 3M learner steps: a turn is two
+    # or three decisions whatever the policy) and some margin; an update whose decisions do not fit
+    # runs over every row (training/jax_config.py)
     jax_training={"ent_coef": 0.005, "passes_per_step": 2, "epoch_share": 0.8125},
     jax_training_by_players={3: {"epoch_share": 0.625}, 4: {"epoch_share": 0.5}},
 )

@@ -111,3 +111,7 @@ def test_trainer_table_puts_the_network_bound_next_to_sb3():
     first = {**row, "jax": {**row["jax"], "opponents_in_first_pass": False, "matmul_dtype": "bfloat16",
                             "loss_gradient": "fused"}}
     assert "| 2, learners first | bfloat16, fused | 800 |" in trainer_table([first], "cmd")[-1]
+    # and one whose epochs run over a share of the rollout's rows (epoch_share) says that
+    shared = {**row, "jax": {**row["jax"], "epoch_share": 0.8125}}
+    assert "| 2; epochs over 0.8125 of the rows | float32, autodiff |" in trainer_table([shared], "cmd")[-1]
+    assert "| no cap | float32" in trainer_table([{**shared, "jax": {**shared["jax"], "passes_per_step": 0}}], "cmd")[-1]
