@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from benchmarks.machine import describe_cpu
+from benchmarks.train_breakdown import epoch_share_phrase
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "jax.md"
@@ -129,7 +130,7 @@ def trainer_table(rows: list[dict], command: str) -> list[str]:
         # the share of the rollout's rows the epochs ran over (rows before the setting: every row)
         share = r["jax"].get("epoch_share", r.get("breakdown", {}).get("epoch_share", 1.0))
         if passes != "no cap" and share < 1:
-            passes = f"{passes}; epochs over {share:g} of the rows"
+            passes = f"{passes}; epochs{epoch_share_phrase(share)}"
         sb3 = r["sb3"]["steps_per_second"]
         if "breakdown" in r:  # rows recorded before the breakdown existed have none
             bound = r["breakdown"]["network_bound_steps_per_second"]

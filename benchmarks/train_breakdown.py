@@ -190,6 +190,12 @@ def breakdown(game: str, players: int, rounds: int, overrides: dict) -> dict:
             "backend": jax.default_backend()}
 
 
+def epoch_share_phrase(share: float) -> str:
+    """How the PPO epochs' rows read in a report (``jax_config.epoch_share``): " over 0.8125 of
+    the rows" below 1, nothing for every row. Also the trainer table's wording (jax_tables)."""
+    return "" if share >= 1 else f" over {share:g} of the rows"
+
+
 def report(result: dict) -> str:
     s, update = result["seconds"], result["seconds"]["update"]
     lines = [f"{result['game']} {result['players']}p on {result['devices']} device(s): network {result['observation_size']} "
@@ -197,7 +203,7 @@ def report(result: dict) -> str:
              f"{result.get('matmul_dtype', 'float32')} products, {result.get('loss_gradient', 'autodiff')} loss "
              f"gradient; {result['update_epochs']} epochs × "
              f"{result['num_minibatches']} minibatches"
-             f"{'' if result.get('epoch_share', 1.0) >= 1 else ' over ' + format(result['epoch_share'], 'g') + ' of the rows'}"
+             f"{epoch_share_phrase(result.get('epoch_share', 1.0))}"
              f"; pass cap {result['passes_per_step']}"
              f"{'' if result.get('opponents_in_first_pass', True) else ' (first pass learners only)'}; "
              f"{result['learner_steps_per_update']:,.0f} learner steps an update"]
