@@ -1,11 +1,11 @@
-import sys, time
+import sys
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
-import numpy as np
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)
 import jax
 import benchmarks.jax_speed as js
 from benchmarks.jax_speed import uniform_legal
+from interleave import compare
 from sparse import auto_reset_k
 
 game, players = sys.argv[1], int(sys.argv[2])
@@ -28,15 +28,4 @@ for label, prog in (("pgx", orig), ("pgx2", orig), ("k", program_k)):
     js.rollout_program = prog
     runners[label] = js.JaxRunner(env, 1024, 32, devices=2)
 js.rollout_program = orig
-leaves = {k: jax.tree_util.tree_leaves(r.states) for k, r in runners.items()}
-for k, v in leaves.items():
-    print(k, "same states after warm-up:", all(bool((a == b).all()) for a, b in zip(leaves["pgx"], v)))
-times = {k: [] for k in runners}
-for _ in range(calls):
-    for k, r in runners.items():
-        t = time.perf_counter()
-        r.states, r.key = jax.block_until_ready(r.run(r.states, r.key))
-        times[k].append(time.perf_counter() - t)
-for k, v in times.items():
-    print(f"{k:8s} min {1024 * 32 / min(v):11,.0f} steps/s  x{min(times['pgx']) / min(v):.3f} by min, "
-          f"x{np.percentile(times['pgx'], 10) / np.percentile(v, 10):.3f} p10, x{np.median(times['pgx']) / np.median(v):.3f} median", flush=True)
+compare(runners, calls, "pgx")

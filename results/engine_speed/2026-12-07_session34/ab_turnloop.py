@@ -1,13 +1,13 @@
 """A/B: Hase und Igel's turn loop: as is; one pass only (ablation: wrong games); first pass then the rest on the
 rows that need it (sparse_when)."""
-import sys, time
+import sys
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
-import numpy as np
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)
 import jax
 import jax.numpy as jnp
 from benchmarks.jax_speed import JaxRunner
+from interleave import compare
 from sparse import sparse_when
 
 players = int(sys.argv[1]); calls = int(sys.argv[2]) if len(sys.argv) > 2 else 60
@@ -39,15 +39,4 @@ for name, klass in (("sparse", Sparse),):
     e.__class__ = klass
     envs[name] = e
 runners = {k: JaxRunner(e, 1024, 32, devices=2) for k, e in envs.items()}
-leaves = {k: jax.tree_util.tree_leaves(r.states) for k, r in runners.items()}
-for k, v in leaves.items():
-    print(k, "same states after warm-up:", all(bool((a == b).all()) for a, b in zip(leaves["main"], v)))
-times = {k: [] for k in runners}
-for _ in range(calls):
-    for k, r in runners.items():
-        t = time.perf_counter()
-        r.states, r.key = jax.block_until_ready(r.run(r.states, r.key))
-        times[k].append(time.perf_counter() - t)
-for k, v in times.items():
-    print(f"{k:8s} min {1024 * 32 / min(v):11,.0f} steps/s  x{min(times['main']) / min(v):.3f} by min, "
-          f"x{np.percentile(times['main'], 10) / np.percentile(v, 10):.3f} p10, x{np.median(times['main']) / np.median(v):.3f} median", flush=True)
+compare(runners, calls, "main")

@@ -80,7 +80,6 @@ def auto_reset_k(step_fn, init_fn, share=1 / 32):
         idx = jnp.full((k,), b, jnp.int32).at[jnp.where(over, pos, k)].set(jnp.arange(b, dtype=jnp.int32), mode="drop")
         safe = jnp.minimum(idx, b - 1)
         fresh = jax.vmap(init_fn)(key2[safe])
-        keep = lambda leaf: leaf
         fresh = fresh.replace(terminated=state.terminated[safe], truncated=state.truncated[safe], rewards=state.rewards[safe])
         out = jax.tree_util.tree_map(lambda x, f: x.at[idx].set(f, mode="drop"), state, fresh)
 

@@ -11,7 +11,8 @@ game, calls = sys.argv[1], int(sys.argv[2])
 variants = {}
 for arg in sys.argv[3:]:
     label, _, spec = arg.partition(":")
-    over = {k: ast.literal_eval(v) for k, v in (kv.split("=") for kv in spec.split(",") if kv)}
+    # fields split by ";" where a variant uses it (so that a tuple, hidden=(64,64), can be given), else by ","
+    over = {k: ast.literal_eval(v) for k, v in (kv.split("=") for kv in spec.split(";" if ";" in spec else ",") if kv)}
     cfg = jax_config_for(game, devices=2, **over)
     tr = SelfPlayPPO(mjax.make(game, num_players=2), cfg)
     r = tr.setup(0)
