@@ -90,12 +90,12 @@ FIXED_LAYOUT_INDEX = D.START_LAYOUTS.index(D.FIXED_LAYOUT)
 # ---- rays as 8-bit masks ------------------------------------------------------------------------------
 def _jump_table() -> np.ndarray:
     """JUMP_TABLE[length * 256 + occupied]: for a ray of ``length`` squares whose occupied squares
-    are the bits of ``occupied`` (bit i = i-th square from the sheep), bit k-1 is set when the k-th
-    sheep on the ray has an empty square on the board right behind it (a legal ram target k,
-    HB-13, or leap over k, HB-14)."""
+    are the bits of ``occupied`` (bit i = i-th square from the sheep; bits from ``length`` on lie
+    beyond the fence and are ignored), bit k-1 is set when the k-th sheep on the ray has an empty
+    square on the board right behind it (a legal ram target k, HB-13, or leap over k, HB-14)."""
     table = np.zeros((RAY_LEN + 1) * 256, np.int32)
     for length in range(RAY_LEN + 1):
-        for occupied in range(1 << length):
+        for occupied in range(256):
             k, out = 0, 0
             for i in range(length):
                 if occupied >> i & 1:
@@ -106,8 +106,7 @@ def _jump_table() -> np.ndarray:
     return table
 
 
-#: the engine computes the same by bit operations (``HasteBockJax._jumps``); the table stays as
-#: its specification
+#: the engine looks its jumps up here (``HasteBockJax._jumps``, indexed by ``RAY_LENGTH256``)
 JUMP_TABLE = _jump_table()
 #: RAY_LENGTH256[sq, d]: 256 * the number of squares from ``sq`` to the fence towards ``d``
 RAY_LENGTH256 = np.array([[256 * len(RAYS[sq][d]) for d in range(8)] for sq in range(D.SQUARES)] + [[0] * 8], np.int32)

@@ -351,6 +351,31 @@ def test_ray_bits_equal_the_pair_table_on_random_flocks_hb13_hb14():
     np.testing.assert_array_equal(bits, expected)
 
 
+def test_jump_words_follow_the_rays_on_random_flocks_hb13_hb14():
+    """HB-13 / HB-14: a sheep may ram or leap over the k-th sheep on one of its eight rays when the
+    square right behind that sheep is on the pasture and empty. The engine's jump words (ray masks
+    looked up in ``JUMP_TABLE``) against that statement, walked square by square along each ray
+    (``RAY_SQ``), on 5,000 random flocks."""
+    from meadowzoo.envs.haste_bock import jax_tables as T
+
+    rng = np.random.default_rng(35)
+    flocks = np.stack([rng.choice(D.SQUARES, D.NUM_SHEEP, replace=False) for _ in range(5_000)]).astype(np.int32)
+    got = np.asarray(jax.jit(jax.vmap(lambda pos: HasteBockJax._jumps(pos, HasteBockJax._ray_bits(pos))))(flocks))
+    expected = np.zeros((len(flocks), D.NUM_SHEEP, 8), np.int64)
+    for g, flock in enumerate(flocks):
+        occupied = set(flock.tolist())
+        for sheep, square in enumerate(flock):
+            for d in range(8):
+                ray = [sq for sq in T.RAY_SQ[square, d] if sq != T.OFF]
+                ahead = [i for i, sq in enumerate(ray) if sq in occupied]  # the sheep on the ray, nearest first
+                for k, i in enumerate(ahead):
+                    if i + 1 < len(ray) and ray[i + 1] not in occupied:
+                        expected[g, sheep, d] |= 1 << k
+    assert got.shape == (5_000, D.NUM_SHEEP, 8)
+    assert expected.any() and (expected != (1 << 8) - 1).any()
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_trough_sides_from_row_masks_on_random_flocks_hb16():
     """HB-16 (troughs): a side N E S W moves a sheep when some sheep that is not on the flock's
     outermost line that way has an empty neighbour that way. The engine's row-bitmask arithmetic
