@@ -115,7 +115,6 @@ FALL_BACK, MOVE_UP = K[data.FALL_BACK], K[data.MOVE_UP]
 
 # ---- static tables (from the reference engine's own tables) ---------------------------------------
 _i32 = np.int32
-IS_HEDGEHOG = jnp.array(rules.IS_HEDGEHOG)
 IS_LETTUCE = jnp.array(rules.IS_LETTUCE)
 IS_CARROT = jnp.array(rules.IS_CARROT)
 IS_HARE = jnp.array(rules.IS_HARE)
@@ -134,8 +133,6 @@ TARGETABLE_FLAT = TARGETABLE.reshape(-1)  # [has lettuce · 65 + square]
 TARGETS_UP_TO = jnp.array(np.cumsum(np.array(rules.TARGETABLE), axis=1).reshape(-1), jnp.int32)
 #: farthest affordable distance by carrots (carrots above the table's end reach the Goal)
 MAX_REACH = jnp.array(rules.MAX_DISTANCE, jnp.int32)
-SQUARES = jnp.arange(NUM_POS, dtype=jnp.int32)
-ON_TRACK = (SQUARES > 0) & (SQUARES < GOAL)
 FINAL_STRETCH = (min(data.FINAL_STRETCH), max(data.FINAL_STRETCH))
 DECK = jnp.array(data.DECK, jnp.int32)
 RESHUFFLE_UNIFORMS = NUM_CARDS - 1  # a step's chance: one Fisher–Yates shuffle of the 12 cards
@@ -284,6 +281,69 @@ def _add(array: jax.Array, index: Any, amount: Any) -> jax.Array:
 def _cost(distance: jax.Array) -> jax.Array:
     """HUI-9: n(n+1)/2 carrots for a forward move of n squares."""
     return distance * (distance + 1) // 2
+
+
+# ---- squares as bits: the track's squares 0..63 as two uint32 words (bit k of word w = square 32w + k) --
+# A set of squares (the occupied ones, those a move may target) is two words, and "free targetable
+# squares in reach", "the nearest free square behind" are a few integer operations on them, where
+# comparisons over all 65 squares and reductions over them had cost about a tenth of a random-play
+# step (session 35). The Goal (64) is never in a set: the rules treat it apart.
+_U32 = jnp.uint32
+_ALL_BITS = np.uint32(0xFFFFFFFF)
+
+
+def _square_words(flags: Any) -> np.ndarray:
+    """uint32[2]: the squares 0..63 where ``flags`` (by square) is true."""
+    f = np.asarray(flags, bool)[:GOAL]
+    return np.array([sum(int(f[32 * w + k]) << k for k in range(32)) for w in (0, 1)], np.uint32)
+
+
+#: [has lettuce, word]: the squares a forward move may target if free (``rules.TARGETABLE``)
+TARGETABLE_WORDS = np.stack([_square_words(rules.TARGETABLE[lettuce]) for lettuce in (0, 1)])
+#: squares that are not lettuce squares; track squares that are not hedgehogs
+NOT_LETTUCE_WORDS = _square_words([not x for x in rules.IS_LETTUCE])
+NO_HEDGEHOG_TRACK_WORDS = _square_words([0 < q < GOAL and not rules.IS_HEDGEHOG[q] for q in range(NUM_POS)])
+#: the forward block of the mask (targets 1..63): the word and the bit of each target
+_FORWARD_WORD = np.arange(1, GOAL) >> 5
+_FORWARD_BIT = (np.arange(1, GOAL) & 31).astype(np.uint32)
+
+
+def _squares_upto(square: Any) -> jax.Array:
+    """uint32[2]: squares 0..``square`` (none below 0, all 64 from 63 on)."""
+    square = jnp.asarray(square, jnp.int32)
+    words = []
+    for w in (0, 1):
+        k = square - 32 * w
+        below = jnp.left_shift(_U32(2), jnp.clip(k, 0, 31).astype(_U32)) - _U32(1)  # 2 << 31 wraps to 0: all bits
+        words.append(jnp.where(k < 0, _U32(0), below))
+    return jnp.stack(words)
+
+
+def _occupied_words(pos: jax.Array) -> jax.Array:
+    """uint32[2]: the track squares (1..63) a runner stands on (Start and the Goal hold many)."""
+    on_track = (pos > 0) & (pos < GOAL)
+    words = []
+    for w in (0, 1):
+        bits = jnp.where(on_track & ((pos >> 5) == w), jnp.left_shift(_U32(1), (pos & 31).astype(_U32)), _U32(0))
+        words.append(jax.lax.reduce(bits, _U32(0), jax.lax.bitwise_or, (0,)))
+    return jnp.stack(words)
+
+
+def _highest_square(words: jax.Array) -> jax.Array:
+    """The highest square in ``words``, −1 if none."""
+    high = jnp.where(words[1] != 0, 63 - jax.lax.clz(words[1]).astype(jnp.int32), -1)
+    low = jnp.where(words[0] != 0, 31 - jax.lax.clz(words[0]).astype(jnp.int32), -1)
+    return jnp.where(high >= 0, high, low)
+
+
+def _lowest_square(words: jax.Array) -> jax.Array:
+    """The lowest square in ``words``, ``NUM_POS`` if none."""
+    def trailing_zeros(word):
+        return jax.lax.population_count((word & -word) - _U32(1)).astype(jnp.int32)
+
+    low = jnp.where(words[0] != 0, trailing_zeros(words[0]), NUM_POS)
+    high = jnp.where(words[1] != 0, 32 + trailing_zeros(words[1]), NUM_POS)
+    return jnp.where(low < NUM_POS, low, high)
 
 
 class HaseUndIgelJax(MeadowJaxEnv):
@@ -471,9 +531,6 @@ class HaseUndIgelJax(MeadowJaxEnv):
         return value[jnp.searchsorted(jnp.asarray(teams), team_of)]
 
     # ---- rule helpers ---------------------------------------------------------------------------
-    def _occupied(self, s: State) -> jax.Array:
-        """bool[65]: a runner stands on the square (track squares only; Start and Goal hold many)."""
-        return jnp.any(s.pos[:, None] == SQUARES[None, :], axis=0) & ON_TRACK
 
     def _occupied_at(self, s: State, square: jax.Array) -> jax.Array:
         """A runner stands on track square ``square`` (False for Start and the Goal)."""
@@ -522,10 +579,12 @@ class HaseUndIgelJax(MeadowJaxEnv):
         p = _get(s.pos, runner)
         c = _get(s.carrots, player)
         has_lettuce = _get(s.lettuces, player) > 0
-        occupied = self._occupied(s)
-        squares = SQUARES[1:GOAL]
-        targetable = jnp.where(has_lettuce, TARGETABLE[1, 1:GOAL], TARGETABLE[0, 1:GOAL])
-        forward = (squares > p) & (_cost(squares - p) <= c) & targetable & ~occupied[1:GOAL]
+        # HUI-9: free targetable squares within the distance the carrots pay for, as bits
+        top = jnp.minimum(p + MAX_REACH[jnp.clip(c, 0, MAX_REACH.shape[0] - 1)], GOAL - 1)
+        targetable = jnp.where(has_lettuce, jnp.asarray(TARGETABLE_WORDS[1]), jnp.asarray(TARGETABLE_WORDS[0]))
+        free = _squares_upto(top) & ~_squares_upto(p) & targetable & ~_occupied_words(s.pos)
+        word = jnp.where(jnp.asarray(_FORWARD_WORD) == 0, free[0], free[1])
+        forward = ((word >> jnp.asarray(_FORWARD_BIT)) & _U32(1)).astype(jnp.bool_)
         goal_cost = _cost(GOAL - p)
         goal = ~has_lettuce & (goal_cost <= c) & (
             self._first_runner_free(s, player) | (c - goal_cost <= data.FINISH_LIMIT * (s.finished + 1)))
@@ -668,7 +727,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         player = runner // self.rpp
         p = _get(s.pos, runner)
         hot = _hot(runner, self.r)
-        occupied = self._occupied(s)
+        occupied = _occupied_words(s.pos)
 
         def kind(name: str) -> jax.Array:
             return do & (card == K[name])
@@ -701,21 +760,24 @@ class HaseUndIgelJax(MeadowJaxEnv):
         return s, asked, again
 
     def _fall_back_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
-        """HUI-27: first free square behind the track runner directly behind; −1 = no effect."""
+        """HUI-27: first free square behind the track runner directly behind; −1 = no effect
+        (``occupied``: :func:`_occupied_words`)."""
         p = _get(s.pos, runner)
         behind = jnp.max(jnp.where((s.pos > 0) & (s.pos < p) & (s.place == 0), s.pos, -1))
-        lettuce_ok = (_get(s.lettuces, runner // self.rpp) > 0) | ~IS_LETTUCE
-        ok = (SQUARES >= 1) & (SQUARES < behind) & ~occupied & lettuce_ok
-        return jnp.where(behind < 0, -1, jnp.max(jnp.where(ok, SQUARES, data.START)))
+        has_lettuce = _get(s.lettuces, runner // self.rpp) > 0
+        allowed = jnp.where(has_lettuce, _U32(_ALL_BITS), jnp.asarray(NOT_LETTUCE_WORDS))
+        square = _highest_square(_squares_upto(behind - 1) & ~_squares_upto(0) & ~occupied & allowed)
+        return jnp.where(behind < 0, -1, jnp.where(square >= 0, square, data.START))
 
     def _move_up_target(self, s: State, runner: jax.Array, occupied: jax.Array) -> jax.Array:
-        """HUI-28: first free square ahead of the track runner directly ahead; −1 = no effect."""
+        """HUI-28: first free square ahead of the track runner directly ahead; −1 = no effect
+        (``occupied``: :func:`_occupied_words`)."""
         p = _get(s.pos, runner)
         player = runner // self.rpp
         ahead = jnp.min(jnp.where((s.pos > p) & (s.pos < GOAL) & (s.place == 0), s.pos, NUM_POS))
-        lettuce_ok = (_get(s.lettuces, player) > 0) | ~IS_LETTUCE
-        ok = (SQUARES > ahead) & ON_TRACK & ~occupied & ~IS_HEDGEHOG & lettuce_ok
-        square = jnp.min(jnp.where(ok, SQUARES, NUM_POS))
+        has_lettuce = _get(s.lettuces, player) > 0
+        allowed = jnp.where(has_lettuce, _U32(_ALL_BITS), jnp.asarray(NOT_LETTUCE_WORDS))
+        square = _lowest_square(~_squares_upto(ahead) & jnp.asarray(NO_HEDGEHOG_TRACK_WORDS) & ~occupied & allowed)
         goal = jnp.where(self._can_finish(s, player, _get(s.carrots, player)), GOAL, -1)
         return jnp.where(ahead == NUM_POS, -1, jnp.where(square < NUM_POS, square, goal))
 

@@ -11,6 +11,7 @@ is ``test_hase_und_igel_slow.py``.
 
 from __future__ import annotations
 
+from collections import Counter
 from types import SimpleNamespace
 
 import jax
@@ -20,7 +21,8 @@ import pytest
 
 import meadowzoo.jax
 from meadowzoo.envs.core import jax_harness
-from meadowzoo.envs.hase_und_igel import data
+from meadowzoo.envs.hase_und_igel import data, rules
+from meadowzoo.envs.hase_und_igel import jax_engine as hui_jax
 from meadowzoo.envs.hase_und_igel.jax_engine import HaseUndIgelJax, carrots_feature, deal
 from meadowzoo.envs.hase_und_igel.rules import CARD_CARROTS, HaseUndIgelGame
 from tests.hase_und_igel.helpers import position
@@ -137,6 +139,61 @@ def test_identical_to_reference(label, options):
     if label == BATCHED_CONFIG:
         # jit(vmap(...)) computes what each game computes alone (and the reshuffle keys stay apart)
         assert jax_harness.check_batched(env, batch=4, steps=80) == 4 * 80
+
+
+def _random_race(rng, num_players: int, two_runners: bool) -> HaseUndIgelGame:
+    """A game mid-race with runners on random distinct track squares (some on Start, some home),
+    random carrots and lettuces: the occupancy the move rules read, set directly."""
+    game = HaseUndIgelGame(num_players, two_runners=two_runners, start_player=0, rng=np.random.default_rng(0))
+    runners = game.num_runners
+    squares = rng.choice(np.arange(1, data.GOAL), size=runners, replace=False)
+    game.occupant = [-1] * data.NUM_POSITIONS
+    for runner in range(runners):
+        roll = rng.random()
+        square = 0 if roll < 0.1 else data.GOAL if roll < 0.15 else int(squares[runner])
+        game.pos[runner] = square
+        if square == data.GOAL:
+            game.finished += 1
+            game.place[runner] = game.finished
+        elif square > 0:
+            game.occupant[square] = runner
+    for player in range(num_players):
+        game.carrots[player] = int(rng.choice([0, 5, 10, 30, 65, 120, 400, 3000]) + rng.integers(0, 10))
+        game.lettuces[player] = int(rng.integers(0, 3))
+    return game
+
+
+@pytest.mark.parametrize("num_players, two_runners", [(2, True), (4, False)])
+def test_forward_moves_and_card_targets_match_the_reference_hui_9_hui_27_hui_28(num_players, two_runners):
+    """HUI-9 (forward moves to free squares the carrots pay for, lettuce squares only with a
+    lettuce, no hedgehogs), HUI-27 (fall back: the first free square behind the runner directly
+    behind) and HUI-28 (move up: the first free square ahead of the runner directly ahead): the
+    engine's runner moves and card targets, computed on the occupied squares as bits, against the
+    reference engine's on 300 random races."""
+    env = meadowzoo.jax.make("hase_und_igel", num_players=num_players, two_runners=two_runners)
+    moves = jax.jit(lambda s, r: env.runner_moves(s, r, jnp.bool_(True)))
+    occupied = lambda s: hui_jax._occupied_words(s.pos)  # noqa: E731
+    fall_back = jax.jit(lambda s, r: env._fall_back_target(s, r, occupied(s)))
+    move_up = jax.jit(lambda s, r: env._move_up_target(s, r, occupied(s)))
+    rng = np.random.default_rng(35)
+    seen = Counter()
+    for _ in range(300):
+        game = _random_race(rng, num_players, two_runners)
+        state = env.from_game(game)
+        for runner in range(game.num_runners):
+            if game.place[runner]:
+                continue
+            slot = runner % game.rpp
+            block = np.flatnonzero(np.asarray(moves(state, jnp.int32(runner))))
+            expected = [a - slot * rules.SLOT_ACTIONS for a in game._runner_moves(runner, slot, True)]
+            assert sorted(block.tolist()) == sorted(expected), (game.pos, runner)
+            assert int(fall_back(state, jnp.int32(runner))) == game._fall_back_target(runner)
+            assert int(move_up(state, jnp.int32(runner))) == game._move_up_target(runner)
+            seen["forward"] += any(a < data.GOAL - 1 for a in expected)
+            seen["fall back"] += game._fall_back_target(runner) > 0
+            seen["fall back to start"] += game._fall_back_target(runner) == data.START
+            seen["move up"] += 0 < game._move_up_target(runner) < data.GOAL
+    assert min(seen.values()) > 5, seen
 
 
 def test_make_and_spaces_match_the_env():
