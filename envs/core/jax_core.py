@@ -325,6 +325,18 @@ class SparseObservation:
         self._indices.append(start + jnp.arange(values.shape[0], dtype=jnp.int32))
         self._values.append(values.astype(jnp.float32))
 
+    def rows_at(self, rows: jax.Array, slots: jax.Array, num_slots: int) -> None:
+        """A block of ``num_slots`` rows of ``rows.shape[1]`` entries, zeros but for row ``i`` of
+        ``rows`` written as block row ``slots[i]`` (``slots`` distinct, in range). For blocks
+        ordered from the observer's seat: each seat's row goes to its place in the order, so the
+        rows need no reordering (one-hot sums that cost Haste Bock?'s 4-player step 6%, session 35)."""
+        rows = jnp.asarray(rows)
+        width = rows.shape[1]
+        start = self._block(np.zeros(num_slots * width, np.float32))
+        at = start + width * jnp.asarray(slots, jnp.int32)[:, None] + jnp.arange(width, dtype=jnp.int32)[None, :]
+        self._indices.append(at.reshape(-1))
+        self._values.append(rows.reshape(-1).astype(jnp.float32))
+
     def constant(self, values: np.ndarray) -> None:
         """Entries that are the same in every state (part of the base: no write)."""
         self._block(np.asarray(values, np.float32).reshape(-1))
