@@ -531,7 +531,6 @@ class HaseUndIgelJax(MeadowJaxEnv):
         return value[jnp.searchsorted(jnp.asarray(teams), team_of)]
 
     # ---- rule helpers ---------------------------------------------------------------------------
-
     def _occupied_at(self, s: State, square: jax.Array) -> jax.Array:
         """A runner stands on track square ``square`` (False for Start and the Goal)."""
         return jnp.any(s.pos == square) & (square > 0) & (square < GOAL)
