@@ -106,9 +106,10 @@ Figures (ns/game-step, full, batch 1024; one run on the shared, loaded 2-core ma
 average 5.5; old = commit 5577c2a): 4 players 25,983 -> 21,123 (1.23x), 2 players 24,393 ->
 19,535 (1.25x); connect_four 1,999 right after the 4-player pair and 3,311 after the 2-player pair,
 so these are rough. Short of the 2x that issue #17/#18's 20x-raw_env target needs.
-Not yet done: the moves of ``_moved`` and the mask still gather from square-indexed tables
-(``RAY_POS``, ``CARAVAN_NEXT``, ``LINE_MASK``, the side tables), one serial lookup per sheep,
-and pgx's ``step`` computes both branches of its ``cond``s.
+The moves of ``_moved`` and the mask gather from square-indexed tables (``RAY_POS``,
+``CARAVAN_NEXT``, ``LINE_MASK``, the side tables): one lookup per sheep from a constant table,
+which is cheap on the CPU (session 35 measured selects and per-game ray reads instead: no gain).
+Later sessions' changes and their figures: ``docs/jax.md`` ("Session 31" on).
 
 ### Hidden information
 
