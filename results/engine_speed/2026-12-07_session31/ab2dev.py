@@ -1,29 +1,16 @@
 """Robust A/B over two CPU devices (the README table's program shape, jax_speed.JaxRunner):
 single calls interleaved across variants, min / p10 / median of the call times per variant."""
-import sys, time
-import numpy as np
+import sys
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)
-import jax
 from benchmarks.jax_speed import JaxRunner
 
 
 def compare(envs, calls=200, batch=1024, unroll=32, devices=2):
+    """Runners for ``envs`` (the first is the base), timed by session 34's interleaved loop."""
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "2026-12-07_session34"))
+    from interleave import compare as interleaved
+
     runners = {k: JaxRunner(env, batch, unroll, devices=devices) for k, env in envs.items()}
-    leaves = {k: jax.tree_util.tree_leaves(r.states) for k, r in runners.items()}
-    ref = next(iter(leaves.values()))
-    for k, v in leaves.items():
-        print(k, "same states after warm-up:", all(bool((a == b).all()) for a, b in zip(ref, v)))
-    times = {k: [] for k in runners}
-    for _ in range(calls):
-        for k, r in runners.items():
-            t = time.perf_counter()
-            r.states, r.key = jax.block_until_ready(r.run(r.states, r.key))
-            times[k].append(time.perf_counter() - t)
-    base = next(iter(times))
-    for k, v in times.items():
-        mn = min(v)
-        print(f"{k:16s} min {batch * unroll / mn:11,.0f} steps/s  x{min(times[base]) / mn:.3f} by min, "
-              f"x{np.percentile(times[base], 10) / np.percentile(v, 10):.3f} by p10, "
-              f"x{np.median(times[base]) / np.median(v):.3f} by median", flush=True)
-    return times
+    return interleaved(runners, calls, next(iter(runners)))

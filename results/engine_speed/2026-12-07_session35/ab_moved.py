@@ -2,6 +2,7 @@
 array) and the move's result chosen by selects (not a gather from the stacked candidates)."""
 import sys, os
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "2026-12-07_session34"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)
 import numpy as np, jax, jax.numpy as jnp
@@ -33,17 +34,14 @@ class Table(HasteBockJax):
         i = jnp.asarray(T.KTH)[occupied * 8 + k - 1]
         return _set(pos, sheep, ray_sq(sq, d, jnp.minimum(i + 1, T.RAY_LEN - 1)))
 
-import meadowzoo.envs.haste_bock.jax_engine as J
-_src = open("envs/haste_bock/jax_engine.py").read()
-_moved_src = _src[_src.index("    def _moved(self"):_src.index("    # ---- the turn sequence")]
-_OLD = """        options = jnp.stack([stepped, rammed, leapt, caravan, caravan, trough, pos, pos])
-        return options[jnp.where(t < 0, 7, t)]"""
-_NEW = """        return jnp.where(t == 0, stepped, jnp.where(t == 1, rammed, jnp.where(t == 2, leapt, jnp.where(
-            (t == 3) | (t == 4), caravan, jnp.where(t == 5, trough, pos)))))"""
-assert _OLD in _moved_src
-_ns = dict(J.__dict__)
-exec(compile("class Select(HasteBockJax):\n" + _moved_src.replace(_OLD, _NEW), "select_variant", "exec"), _ns)
-Select = _ns["Select"]  # the engine's _moved with the candidates chosen by selects
+from hb_variant import method_variant
+
+# the engine's _moved with the candidates chosen by selects
+Select = method_variant("    def _moved(self", "    # ---- the turn sequence", [(
+    """        options = jnp.stack([stepped, rammed, leapt, caravan, caravan, trough, pos, pos])
+        return options[jnp.where(t < 0, 7, t)]""",
+    """        return jnp.where(t == 0, stepped, jnp.where(t == 1, rammed, jnp.where(t == 2, leapt, jnp.where(
+            (t == 3) | (t == 4), caravan, jnp.where(t == 5, trough, pos)))))""")])
 
 
 class Both(Table, Select):

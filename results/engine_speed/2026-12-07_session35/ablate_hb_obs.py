@@ -1,6 +1,7 @@
 """Ablations of Haste Bock?'s observation (wrong on purpose)."""
 import sys, os
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "2026-12-07_session34"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)
 import numpy as np, jax, jax.numpy as jnp
@@ -9,18 +10,20 @@ from interleave import compare
 import meadowzoo.envs.haste_bock.jax_engine as J
 from meadowzoo.envs.core.jax_core import SparseObservation
 players = int(sys.argv[1]); calls = int(sys.argv[2]); which = sys.argv[3].split(",")
-src = open("envs/haste_bock/jax_engine.py").read()
-start = src.index("    def _observation(self, state: State, seat: jax.Array) -> jax.Array:")
-end = src.index("    # ---- conversion with the reference engine")
-body = src[start:end]
-def variant(replacements):
-    text = body
-    for old, new in replacements:
-        assert old in text, old
-        text = text.replace(old, new)
-    ns = dict(J.__dict__)
-    exec(compile("class V(HasteBockJax):\n" + text, "obsvariant", "exec"), ns)
-    return ns["V"]
+from hb_variant import method_variant
+
+
+def variant(replacements):  # the observation as it was before 6863d14 (the rows reordered by one-hot sums)
+    old = method_variant("    def _observation(self", "    # ---- conversion with the reference engine", replacements, rev="269b391")
+
+    class WithOrder(old):  # that observation read the seats' order from a table the engine no longer keeps
+        def __init__(self, **options):
+            super().__init__(**options)
+            self.order = np.array([[(seat + i) % self.n for i in range(self.n)] for seat in range(self.n)], np.int32)
+
+    return WithOrder
+
+
 V = {
     "nodense": [("        obs.dense(jnp.stack([jnp.asarray(SCORE_FEATURE)[scores[k]] for k in range(n)]), 4)\n        obs.dense(ordered(state.hands), 4 * state.hands.shape[1])\n        obs.dense(ordered(state.tiles), 4 * state.tiles.shape[1])\n",
                  "        obs.constant(np.zeros(4 + 4 * state.hands.shape[1] + 4 * state.tiles.shape[1], np.float32))\n")],
@@ -29,7 +32,7 @@ V = {
     "unordered": [("        obs.dense(ordered(state.hands), 4 * state.hands.shape[1])\n", "        obs.dense(state.hands, 4 * state.hands.shape[1])\n"),
                   ("        obs.dense(ordered(state.tiles), 4 * state.tiles.shape[1])\n", "        obs.dense(state.tiles, 4 * state.tiles.shape[1])\n")],
 }
-classes = {"base": J.HasteBockJax, "base2": J.HasteBockJax}
+classes = {"base": variant([]), "base2": variant([])}
 classes.update({k: variant(v) for k, v in V.items()})
 runners = {k: js.JaxRunner(classes[k](num_players=players), 1024, 32, devices=2) for k in ["base"] + which}
 compare(runners, calls, "base")
