@@ -141,6 +141,17 @@ def test_identical_to_reference(label, options):
         assert jax_harness.check_batched(env, batch=4, steps=80) == 4 * 80
 
 
+@pytest.mark.parametrize("share", [1 / 16, 0.5])
+def test_batched_games_equal_single_games_whatever_the_share(share):
+    """Under vmap the hare-card draws and the turn loop's passes after the first run on the games
+    that need them (``rows_cond``): gathered when they fit in the share of the batch (here a block
+    of one game, or half), on every game otherwise. Either way every game of the batch equals the
+    same game played alone (4 players, chained hare cards: draws in a loop, many skipped turns)."""
+    env = meadowzoo.jax.make("hase_und_igel", num_players=4, chain_hare_cards=True)
+    env.draw_share = env.turn_share = share
+    assert jax_harness.check_batched(env, batch=16, steps=60, seed=2) == 16 * 60
+
+
 def _random_race(rng, num_players: int, two_runners: bool) -> HaseUndIgelGame:
     """A game mid-race with runners on random distinct track squares (some on Start, some home),
     random carrots and lettuces: the occupancy the move rules read, set directly."""
