@@ -133,6 +133,17 @@ def test_jit_vmap_batch_equals_games_alone(engines):
     assert compared == 4 * 160
 
 
+@pytest.mark.parametrize("share", [1 / 16, 0.5])
+def test_batched_new_rounds_equal_games_alone_whatever_the_share(share):
+    """Under vmap a new round is dealt only on the games whose round ended (``rows_cond``):
+    gathered when they fit in the share of the batch (a block of one game, or half), on every game
+    otherwise. Either way each of 16 four-player games equals the same game alone, through many
+    rounds (VW-6)."""
+    env = mjax.make("volle_wolle", num_players=4)
+    env.new_round_share = share
+    assert jax_harness.check_batched(env, batch=16, steps=120, seed=4) == 16 * 120
+
+
 def test_finished_batch_games_stay_finished(engines):
     env = engines[2]
     batched = jax_harness.compiled(env)  # the programs check_batched uses: no compile of its own
