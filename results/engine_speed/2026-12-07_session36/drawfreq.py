@@ -1,3 +1,4 @@
+"""Hase und Igel random play at 512 games: the share of the games' steps that draw a hare card (state.top moved), mean and batch maximum."""
 import sys
 import meadowzoo.jax as mjax
 import jax, jax.numpy as jnp, numpy as np

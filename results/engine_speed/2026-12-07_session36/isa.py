@@ -1,3 +1,4 @@
+"""One engine's benchmark program timed alone (40 calls, best / p10 / median), for A/Bs of XLA_FLAGS in separate processes: XLA_FLAGS=... isa.py GAME PLAYERS."""
 import os, sys, time
 import meadowzoo.jax as mjax
 mjax.use_cpu_devices(2)

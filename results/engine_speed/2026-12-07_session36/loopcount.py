@@ -1,3 +1,4 @@
+"""Hase und Igel random play at 512 games: passes of the turn loop (as it was before session 36: one while_loop) each game needed in a step, and the batch maximum, which vmap runs."""
 import sys
 import meadowzoo.jax as mjax
 import jax, jax.numpy as jnp, numpy as np
