@@ -48,42 +48,58 @@ def rows_cond(pred: jax.Array, fn: Callable[[Any], Any], operand: Any, *, share:
     gathered rows when no more take it (see the module docstring)."""
     if not 0.0 < share <= 1.0:
         raise ValueError(f"share must be in (0, 1], got {share}")
+    leaves, tree = jax.tree_util.tree_flatten(operand)
+
+    def flat_fn(*leaves):
+        out, out_tree = jax.tree_util.tree_flatten(fn(jax.tree_util.tree_unflatten(tree, leaves)))
+        if out_tree != tree:
+            raise ValueError(f"rows_cond: fn must return the operand's structure {tree}, got {out_tree}")
+        return out
+
+    # fn as a jaxpr and the constants it reads (its tables), which go in as arguments: a
+    # custom_vmap function must not close over arrays, since a batched lax.cond around it (Pgx's
+    # own Env.step) broadcasts what its branches close over to the batch
+    closed = jax.make_jaxpr(flat_fn)(*leaves)
+
+    def apply(consts, leaves):
+        return jax.core.eval_jaxpr(closed.jaxpr, consts, *leaves)
 
     @custom_vmap
-    def branch(pred, operand):
-        return jax.lax.cond(pred, fn, lambda x: x, operand)
+    def branch(pred, consts, leaves):
+        return jax.lax.cond(pred, apply, lambda _, x: list(x), consts, leaves)
 
     @branch.def_vmap
-    def batched(axis_size, in_batched, pred, operand):
-        pred_batched, operand_batched = in_batched
+    def batched(axis_size, in_batched, pred, consts, leaves):
+        pred_batched, consts_batched, leaves_batched = in_batched
         rows = axis_size
-        operand = jax.tree_util.tree_map(
-            lambda leaf, is_batched: leaf if is_batched else jnp.broadcast_to(leaf, (rows,) + jnp.shape(leaf)),
-            operand, operand_batched)
-        every_row = jax.vmap(fn)
-        out_batched = jax.tree_util.tree_map(lambda _: True, operand)
+        leaves = [leaf if is_batched else jnp.broadcast_to(leaf, (rows,) + jnp.shape(leaf))
+                  for leaf, is_batched in zip(leaves, leaves_batched)]
+        const_axes = [0 if is_batched else None for is_batched in consts_batched]
+        every_row = jax.vmap(apply, in_axes=(const_axes, 0))
+        out_batched = [True] * len(leaves)
         if not pred_batched:  # one predicate for the whole batch
-            return jax.lax.cond(pred, every_row, lambda x: x, operand), out_batched
+            return jax.lax.cond(pred, every_row, lambda _, x: list(x), consts, leaves), out_batched
         block = max(1, math.ceil(rows * share))
         if block >= rows:
-            return _select_rows(pred, every_row(operand), operand), out_batched
+            return _select_rows(pred, every_row(consts, leaves), leaves), out_batched
 
-        def some_rows(x):
+        def some_rows(consts, leaves):
             # row r that takes the branch goes to slot (number of such rows before r); the other
             # slots name rows past the end, each its own (unique indices), which the scatter drops
             slot = jnp.cumsum(pred, dtype=jnp.int32) - 1
             index = jnp.arange(block, dtype=jnp.int32) + rows
             index = index.at[jnp.where(pred, slot, block)].set(jnp.arange(rows, dtype=jnp.int32), mode="drop")
             safe = jnp.minimum(index, rows - 1)
-            out = every_row(jax.tree_util.tree_map(lambda leaf: leaf[safe], x))
-            return jax.tree_util.tree_map(
-                lambda leaf, new: leaf.at[index].set(new, mode="drop", unique_indices=True), x, out)
+            taken = [c[safe] if is_batched else c for c, is_batched in zip(consts, consts_batched)]
+            out = every_row(taken, [leaf[safe] for leaf in leaves])
+            return [leaf.at[index].set(new, mode="drop", unique_indices=True) for leaf, new in zip(leaves, out)]
 
-        def all_rows(x):
-            return _select_rows(pred, every_row(x), x)
+        def all_rows(consts, leaves):
+            return _select_rows(pred, every_row(consts, leaves), leaves)
 
         count = jnp.sum(pred, dtype=jnp.int32)
         which = jnp.where(count == 0, 0, jnp.where(count <= block, 1, 2))
-        return jax.lax.switch(which, [lambda x: x, some_rows, all_rows], operand), out_batched
+        return jax.lax.switch(which, [lambda _, x: list(x), some_rows, all_rows], consts, leaves), out_batched
 
-    return branch(jnp.asarray(pred, jnp.bool_), operand)
+    out = branch(jnp.asarray(pred, jnp.bool_), list(closed.consts), leaves)
+    return jax.tree_util.tree_unflatten(tree, out)

@@ -97,3 +97,35 @@ def test_vmap_of_vmap_is_still_exact():
 def test_a_share_outside_0_1_is_refused(share):
     with pytest.raises(ValueError, match="share must be in"):
         rows_cond(True, branch, batch(1, seed=0), share=share)
+
+
+TABLE = np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int32)  # a constant the branch reads (a jaxpr constant)
+
+
+def lookup(operand):
+    values, count, flag = operand
+    return values + jnp.asarray(TABLE)[values % 8], count + 1, flag
+
+
+def test_inside_a_batched_cond_as_pgx_steps():
+    """Pgx's own ``Env.step`` wraps the engine's step in a ``lax.cond`` on ``terminated``: under
+    ``vmap`` that cond broadcasts to the batch whatever its branches close over, the constant
+    tables of ``fn`` too; ``rows_cond`` takes them as arguments, so this runs and stays exact."""
+    operand = batch(16, seed=9)
+    outer = jnp.arange(16) % 3 != 0
+    inner = jnp.arange(16) % 4 == 1
+
+    def step(o, p, x):
+        return jax.lax.cond(o, lambda: rows_cond(p, lookup, x, share=1 / 4), lambda: x)
+
+    got = jax.jit(jax.vmap(step))(outer, inner, operand)
+    for row in range(16):
+        x = jax.tree_util.tree_map(lambda leaf: leaf[row], operand)
+        want = lookup(x) if bool(outer[row]) and bool(inner[row]) else x
+        for a, b in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)):
+            np.testing.assert_array_equal(np.asarray(a)[row], np.asarray(b))
+
+
+def test_a_branch_of_another_structure_is_refused():
+    with pytest.raises(ValueError, match="operand's structure"):
+        rows_cond(True, lambda x: x[:2], batch(1, seed=0), share=0.5)
