@@ -22,6 +22,9 @@ costs, so pass ``fn`` only the fields it reads and writes (not observations and 
 ``share`` above the share of rows that usually take the branch. Under a second ``vmap`` the count
 is batched too and the switch becomes a select of its three programs (still exact, not fast).
 Only ``jit`` and ``vmap`` are supported (``custom_vmap`` has no autodiff rule): engine code only.
+``fn`` is traced once to a jaxpr whose constants (the tables it reads) are passed in as arguments:
+a ``lax.cond`` with a batched predicate around ``rows_cond`` (Pgx's own ``Env.step`` has one)
+broadcasts to the batch whatever its branches close over, which ``custom_vmap`` refuses.
 """
 
 from __future__ import annotations
