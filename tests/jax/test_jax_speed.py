@@ -81,13 +81,17 @@ def test_kernel_profile_counts_the_kernels_of_a_step():
     assert result["launches_per_step"] == pytest.approx(sum(result["launches_by_op"].values()))
     assert result["kernel_us_per_step"] == pytest.approx(sum(result["by_op"].values()))
     assert any("select_n" in op for op in result["by_op"])  # the engine's jnp.where, named
+    # and by the source line that made them: the engine's own lines among them
+    assert result["launches_per_step"] == pytest.approx(sum(result["launches_by_line"].values()))
+    assert result["kernel_us_per_step"] == pytest.approx(sum(result["by_line"].values()))
+    assert any(line.startswith("jax_engine.py:") for line in result["by_line"])
 
 
 def test_kernels_are_grouped_by_the_jax_operation_they_came_from():
     """op_names reads compiled HLO text: an instruction's own op_name (without the program's
     jit(...)), else the op_name inside the computation a fusion calls; a copy with none is one XLA
     inserted; tuple-shaped instructions count too."""
-    from benchmarks.jax_kernels import INSERTED_COPY, NO_OP_NAME, op_names
+    from benchmarks.jax_kernels import INSERTED_COPY, NO_OP_NAME, hlo_origins, op_names
 
     text = """
 %fused_computation.7 (param_0.1: s32[8]) -> s32[8] {
@@ -102,11 +106,35 @@ ENTRY %main.9 (p: s32[8]) -> (s32[8], s32[8]) {
   %add_fusion = s32[8]{0} fusion(%copy.2), kind=kLoop, calls=%fused_computation.7
   %select_fusion.1 = s32[8]{0} fusion(%p), kind=kLoop, calls=%fused_computation.7, metadata={op_name="jit(step)/vmap()/select_n"}
   %sort.4 = (s32[8]{0}, s32[8]{0}) sort(%p, %p), dimensions={0}
+  %cond.3 = (s32[8]{0}) conditional(%p), branch_computations={%fused_computation.7}, metadata={op_name="jit(step)/cond" stack_frame_id=2}
   ROOT %tuple.1 = (s32[8]{0}, s32[8]{0}) tuple(%add_fusion, %select_fusion.1)
 }
+
+FileNames
+1 "/work/main/envs/volle_wolle/jax_engine.py"
+2 "/work/main/envs/core/jax_core.py"
+
+FunctionNames
+1 "VolleWolleJax._step"
+2 "when"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=120 end_line=120 column=4 end_column=9}
+2 {file_name_id=2 function_name_id=2 line=88 end_line=88 column=11 end_column=40}
+
+StackFrames
+1 {file_location_id=2 parent_frame_id=1}
+2 {file_location_id=1 parent_frame_id=2}
+4 {file_location_id=2 parent_frame_id=1}
 """
     names = op_names(text)
     assert names["add_fusion"] == "vmap()/add"  # from the computation it calls
     assert names["select_fusion.1"] == "vmap()/select_n"  # its own
     assert names["copy.2"] == INSERTED_COPY and names["copy.5"] == "transpose"
     assert names["sort.4"] == NO_OP_NAME and names["p"] == NO_OP_NAME
+    # the source line of each (the innermost frame of its stack_frame_id), and its opcode, by which
+    # control flow is told from kernels whatever its name
+    origins = hlo_origins(text)
+    assert origins["add_fusion"]["line"] == "jax_core.py:88 when"  # frame 4, from the computation it calls
+    assert origins["cond.3"] == {"opcode": "conditional", "op": "cond", "line": "jax_engine.py:120 VolleWolleJax._step"}
+    assert origins["copy.2"]["line"] == INSERTED_COPY and origins["sort.4"]["opcode"] == "sort"
