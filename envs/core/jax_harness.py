@@ -292,11 +292,12 @@ def run_differential(env: MeadowJaxEnv, games: int, seed: int = 0, on_state=None
 _MAX_DECISIONS = 100_000
 
 
-def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int = 0) -> int:
+def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int = 0, min_ended: int = 0) -> int:
     """Run ``batch`` games under ``jit(vmap(init))`` / ``jit(vmap(step))`` for ``steps`` random
     legal steps and require every game's state, observation, mask and rewards to equal the same
     game run alone through the unbatched jitted functions. Returns the number of game steps
-    compared."""
+    compared. With ``min_ended``, fewer games than that ending within the steps is a
+    :class:`Mismatch` too (a run that never reached what ends a game proves nothing of it)."""
     functions = compiled(env)
     init, step = functions.batched_init, functions.batched_step
     key = jax.random.PRNGKey(seed)
@@ -317,6 +318,9 @@ def check_batched(env: MeadowJaxEnv, batch: int = 8, steps: int = 200, seed: int
         keys = jax.random.split(step_key, batch)
         states = step(states, actions, keys)
         singles = [functions.step(single, actions[i], keys[i])[0] for i, single in enumerate(singles)]
+    ended = int(np.sum(host.terminated)) if steps else 0  # in the last states compared
+    if ended < min_ended:
+        raise Mismatch(f"only {ended} of {batch} games ended in {steps} steps, fewer than the {min_ended} asked for")
     return compared
 
 

@@ -140,6 +140,7 @@ from pgx._src.struct import dataclass
 from meadowzoo.envs.core.jax_core import (
     MeadowJaxEnv, SparseObservation, StreamRandom, chance_stream, host_stream, rank_rewards, stream_int,
 )
+from meadowzoo.envs.core.jax_rows import rows_cond
 from meadowzoo.envs.haste_bock import data as D
 from meadowzoo.envs.haste_bock import env as E
 from meadowzoo.envs.haste_bock import jax_tables as T
@@ -281,6 +282,11 @@ class HasteBockJax(MeadowJaxEnv):
         template[E.PLAYERS + n - 2] = 1.0
         self.template = template
         self.card_values = np.tile(np.arange(1, 4, dtype=np.int32), 7)
+        #: the most games of a batch (as a share) whose final rewards are ranked alone
+        #: (:meth:`_final_rewards`): random play ends 1.2–1.6% of a batch's games a step (one in
+        #: 62 steps a game at 2 players, 83 at 4), at most 8–13% in a step while a batch that
+        #: began together still ends together; above the share every game is ranked (a select)
+        self.end_share = 1 / 16
 
     def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return check_options(options)
@@ -675,8 +681,21 @@ class HasteBockJax(MeadowJaxEnv):
             legal_action_mask=mask & ~truncated,
             terminated=over,
             truncated=truncated,
-            rewards=jnp.where(over, self.rank_rewards(state), 0.0).astype(jnp.float32),
+            rewards=self._final_rewards(over, state),
         )
+
+    def _final_rewards(self, over: jax.Array, state: State) -> jax.Array:
+        """float32 (n,): the rank rewards (HB-24) where the game ended in this step (``over``),
+        else zeros. Under ``vmap`` the ranking runs only on the games that ended
+        (:func:`rows_cond`, at most :attr:`end_share` of the batch): as a select, XLA fused it
+        into the step's last selects and ran it for every seat of every game at every step
+        (a twentieth of the 4-player step; ×1.04–1.06 at 4 players, ×1.01–1.03 at 2, session 37)."""
+        def rank(operand):
+            _, scores, hands = operand
+            return rank_rewards(self._rank_keys(scores, hands)), scores, hands
+
+        zeros = jnp.zeros(self.n, jnp.float32)
+        return rows_cond(over, rank, (zeros, state.scores, state.hands), share=self.end_share)[0]
 
     # ---- outcome -------------------------------------------------------------------------------
     def scores(self, state: State) -> jax.Array:
@@ -685,7 +704,10 @@ class HasteBockJax(MeadowJaxEnv):
     def rank_keys(self, state: State) -> jax.Array:
         """HB-24: the ranking key of each seat, score first, then the sum of unused card values
         (at most 90 < 1000)."""
-        return state.scores * 1000 + state.hands @ jnp.asarray(self.card_values)
+        return self._rank_keys(state.scores, state.hands)
+
+    def _rank_keys(self, scores: jax.Array, hands: jax.Array) -> jax.Array:
+        return scores * 1000 + hands @ jnp.asarray(self.card_values)
 
     def final_places(self, state: State) -> jax.Array:
         """HB-24: place of each seat by score, then unused card values; equal keys share."""

@@ -116,6 +116,17 @@ def test_batched_games_equal_the_same_games_alone():
     assert check_batched(engine(4), batch=4, steps=40) == 4 * 40
 
 
+@pytest.mark.parametrize("share", [1 / 16, 0.5])
+def test_batched_final_rewards_equal_single_games_whatever_the_share_hb24(share):
+    """HB-24's rank rewards are computed, under vmap, only on the games that end in a step
+    (``rows_cond``): gathered when they fit in the share of the batch (a block of one game, or
+    half), on every game otherwise. Either way the games that end (here at least four of 16) get
+    the rewards of the same games played alone."""
+    env = HasteBockJax(num_players=2)
+    env.end_share = share
+    assert check_batched(env, batch=16, steps=150, seed=3, min_ended=4) == 16 * 150
+
+
 # ---- hidden information -------------------------------------------------------------------------------------
 def test_observations_hold_only_public_information():
     """Everything but future die rolls is public (the cards lie open): the state carries no key or
