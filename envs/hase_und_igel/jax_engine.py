@@ -503,7 +503,7 @@ class HaseUndIgelJax(MeadowJaxEnv):
         s = self._place(s, runner, target, is_fwd)
         on_track = is_fwd & (target != GOAL)
         s = self._arrive(s, runner, target, on_track)
-        s, asked = self._on_rows(on_track & _sq(IS_HARE, target), self._drawn, self.draw_share, s, runner, uniforms)
+        s, asked = self._on_rows(on_track & _sq(IS_HARE, target), self._draw_cards, self.draw_share, s, runner, uniforms)
         # the end of the turn (every card drawn in it resolved, HUI-13); a move onto the Goal that
         # ends the game leaves card_runner as it was
         ends = ~asked
@@ -689,14 +689,11 @@ class HaseUndIgelJax(MeadowJaxEnv):
                          carrots=_add(s.carrots, player, jnp.where(eats, gain, 0)))
 
     # ---- hare cards (HUI-13, HUI-21 … HUI-28) ----------------------------------------------------
-    def _drawn(self, s: State, runner: jax.Array, uniforms: jax.Array | None) -> tuple[State, jax.Array]:
-        """The draw of an arrival on a hare square (:meth:`_draw_cards`), for :meth:`_on_rows`."""
-        return self._draw_cards(s, runner, jnp.bool_(True), uniforms)
-
-    def _draw_cards(self, s: State, runner: jax.Array, do: jax.Array, uniforms: jax.Array | None) -> tuple[State, jax.Array]:
-        """Draw for an arrival on a hare square; with ``chain_hare_cards`` a card that moves the runner
-        onto another hare square draws again. Returns the state and whether a decision is pending."""
-        s, asked, again = self._draw(s, runner, do, uniforms)
+    def _draw_cards(self, s: State, runner: jax.Array, uniforms: jax.Array | None) -> tuple[State, jax.Array]:
+        """Draw for an arrival on a hare square (run by :meth:`_on_rows` on the games that arrive on
+        one); with ``chain_hare_cards`` a card that moves the runner onto another hare square draws
+        again. Returns the state and whether a decision is pending."""
+        s, asked, again = self._draw(s, runner, jnp.bool_(True), uniforms)
         if not self.chain:
             return s, asked
 
