@@ -87,6 +87,19 @@ def test_kernel_profile_counts_the_kernels_of_a_step():
     assert any(line.startswith("jax_engine.py:") for line in result["by_line"])
 
 
+def test_kernel_profile_command_lists_source_lines(capsys):
+    """``python -m benchmarks.jax_kernels --by-line`` prints the kernel time by source line, the
+    engine's lines among them, and refuses two groupings at once."""
+    from benchmarks import jax_kernels
+
+    jax_kernels.main(["--game", "volle_wolle", "--players", "2", "--batch", "8", "--unroll", "2", "--calls", "2",
+                      "--by-line", "--top", "50"])
+    out = capsys.readouterr().out
+    assert "source line" in out and "jax_engine.py:" in out
+    with pytest.raises(SystemExit):
+        jax_kernels.main(["--by-op", "--by-line"])
+
+
 def test_kernels_are_grouped_by_the_jax_operation_they_came_from():
     """op_names reads compiled HLO text: an instruction's own op_name (without the program's
     jit(...)), else the op_name inside the computation a fusion calls; a copy with none is one XLA
