@@ -153,7 +153,7 @@ def profile(env, batch: int, unroll: int, calls: int) -> dict:
             events = json.load(handle)
     events = events["traceEvents"] if isinstance(events, dict) else events
     steps = calls * unroll
-    groupings = {"kind": lambda name: kernel_kind(name), "op": lambda name: origin[name]["op"],
+    groupings = {"kind": kernel_kind, "op": lambda name: origin[name]["op"],
                  "line": lambda name: origin[name]["line"]}
     times = {grouping: collections.Counter() for grouping in groupings}
     launches = {grouping: collections.Counter() for grouping in groupings}
